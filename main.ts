@@ -1,0 +1,25 @@
+#!/usr/bin/env -S deno run --allow-read --allow-write --allow-env --allow-net --allow-run --allow-sys
+/** svc entry point: answers --version without loading anything, otherwise builds the command tree. */
+
+import { VERSION } from "./src/version.ts";
+
+async function main(args: string[]): Promise<number> {
+  if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+    console.log(VERSION);
+    return 0;
+  }
+  const { run } = await import("./src/cli/app.ts");
+  return await run(args);
+}
+
+if (import.meta.main) {
+  try {
+    Deno.exit(await main(Deno.args));
+  } catch (e) {
+    // Last resort: never a stack trace for users.
+    console.error(
+      `Error: unexpected internal error: ${e instanceof Error ? e.message : String(e)} [SVC_INTERNAL]`,
+    );
+    Deno.exit(1);
+  }
+}

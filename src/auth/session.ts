@@ -1,0 +1,189 @@
+/**
+ * Credential resolution (spec §5.3–5.6) and the auth provider the gateway uses: proactive refresh
+ * near expiry, one refresh on 401, and compare-and-swap persistence of a refreshed access token.
+ */
+
+import { SvcError } from "../core/errors.ts";
+import type { AuthHeaders, AuthProvider, Gateway } from "../gateway/client.ts";
+import {
+  type CredentialSnapshot,
+  type Profile,
+  sameSnapshot,
+  snapshotOf,
+  updateConfig,
+} from "../config/store.ts";
+import { jwtExpiry, parseTokenInput, tokensFromCookies } from "./tokens.ts";
+
+export interface CredentialFlags {
+  wtoken?: string;
+  wrtoken?: string;
+  cookies?: string[];
+}
+
+export interface Credentials {
+  access?: string;
+  refresh?: string;
+  cookies: string[];
+  /** True when any credential flag was given: such credentials are per-invocation and never persisted. */
+  fromFlags: boolean;
+}
+
+export function hasCredentialFlags(flags: CredentialFlags): boolean {
+  return !!(flags.wtoken || flags.wrtoken || flags.cookies?.length);
+}
+
+/** Spec §5.3 (access) and §5.6 (refresh search order). */
+export function resolveCredentials(flags: CredentialFlags, profile: Profile | undefined): Credentials {
+  const flagCookies = flags.cookies ?? [];
+  const fromWtoken = flags.wtoken ? parseTokenInput(flags.wtoken) : {};
+  const fromFlagCookies = tokensFromCookies(flagCookies);
+  const fromProfileToken = profile?.wtoken ? parseTokenInput(profile.wtoken) : {};
+  const fromProfileCookies = tokensFromCookies(profile?.cookies ?? []);
+  const fromWrtoken = flags.wrtoken
+    ? (parseTokenInput(flags.wrtoken).refresh ?? flags.wrtoken.trim())
+    : undefined;
+
+  const access = fromWtoken.access ?? fromFlagCookies.access ?? fromProfileToken.access ??
+    fromProfileCookies.access;
+  const refresh = fromWrtoken ?? fromWtoken.refresh ?? fromFlagCookies.refresh ??
+    (profile?.wrefresh_token?.trim() || undefined) ?? fromProfileToken.refresh ?? fromProfileCookies.refresh;
+  return {
+    access: access || undefined,
+    refresh: refresh || undefined,
+    cookies: flagCookies.length ? flagCookies : (profile?.cookies ?? []),
+    fromFlags: hasCredentialFlags(flags),
+  };
+}
+
+export interface SessionOptions {
+  credentials: Credentials;
+  profileName: string;
+  configPath: string;
+  /** The saved credential snapshot read before the command ran. */
+  snapshot: CredentialSnapshot;
+  warn: (message: string) => void;
+}
+
+const REFRESH_MARGIN_SECONDS = 30;
+
+function pickToken(data: unknown, keys: string[]): string | undefined {
+  if (!data || typeof data !== "object") return undefined;
+  const obj = data as Record<string, unknown>;
+  for (const k of keys) if (typeof obj[k] === "string" && obj[k]) return obj[k] as string;
+  return obj.data ? pickToken(obj.data, keys) : undefined;
+}
+
+export class Session implements AuthProvider {
+  access?: string;
+  refresh?: string;
+  readonly cookies: string[];
+  private snapshot: CredentialSnapshot;
+  private readonly opts: SessionOptions;
+  private refreshing?: Promise<void>;
+
+  constructor(opts: SessionOptions) {
+    this.opts = opts;
+    this.access = opts.credentials.access;
+    this.refresh = opts.credentials.refresh;
+    this.cookies = opts.credentials.cookies;
+    this.snapshot = opts.snapshot;
+  }
+
+  hasCredentials(): boolean {
+    return !!(this.access || this.refresh);
+  }
+
+  /** Seconds until the access token expires (from its JWT `exp`), if known. */
+  expiresIn(): number | undefined {
+    const exp = jwtExpiry(this.access);
+    return exp === undefined ? undefined : exp - Date.now() / 1000;
+  }
+
+  async prepare(gw: Gateway): Promise<AuthHeaders> {
+    let refreshed = false;
+    const left = this.expiresIn();
+    if (this.refresh && (!this.access || (left !== undefined && left < REFRESH_MARGIN_SECONDS))) {
+      await this.rotate(gw);
+      refreshed = true;
+    }
+    return {
+      authorization: this.access ? `Bearer ${this.access}` : undefined,
+      cookie: this.cookies.length ? this.cookies.join("; ") : undefined,
+      refreshed,
+    };
+  }
+
+  async recover(gw: Gateway, rejected: string | undefined): Promise<boolean> {
+    // Another request of this process may already have rotated the token.
+    if (this.access && rejected !== `Bearer ${this.access}`) return true;
+    if (!this.refresh) return false;
+    await this.rotate(gw);
+    return true;
+  }
+
+  private rotate(gw: Gateway): Promise<void> {
+    this.refreshing ??= this.exchange(gw).finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private async exchange(gw: Gateway): Promise<void> {
+    let data: unknown;
+    try {
+      ({ data } = await gw.request({
+        host: "auth",
+        method: "POST",
+        path: "/v1/wauth2/access_token",
+        form: { grant_type: "refresh_token", refresh_token: this.refresh ?? "" },
+        auth: "none",
+        cookies: false,
+        retry: false,
+      }));
+    } catch (e) {
+      const status = e instanceof SvcError ? e.details?.status : undefined;
+      if (status === 400 || status === 401 || status === 403) {
+        throw new SvcError(
+          "SVC_AUTH_REFRESH_FAILED",
+          "the refresh token was rejected; the session cannot be renewed",
+          {
+            hint: "run `svc login` again",
+            details: e instanceof SvcError ? e.details : undefined,
+          },
+        );
+      }
+      throw e;
+    }
+    const access = pickToken(data, ["access_token", "accessToken", "__wtoken"]);
+    if (!access) {
+      throw new SvcError(
+        "SVC_UPSTREAM_INVALID_RESPONSE",
+        "the token refresh response carries no access token",
+      );
+    }
+    this.access = access;
+    // A rotated refresh token stays in this process; the saved one stays pinned (spec §3).
+    this.refresh = pickToken(data, ["refresh_token", "refreshToken", "__wrtoken"]) ?? this.refresh;
+    await this.persist(access);
+  }
+
+  /** Saves the new access token only when the saved credential snapshot is unchanged (a concurrent login/logout wins). */
+  private async persist(access: string): Promise<void> {
+    if (this.opts.credentials.fromFlags) {
+      this.opts.warn("access token refreshed for this run (credentials from flags are not saved)");
+      return;
+    }
+    const saved = await updateConfig(this.opts.configPath, (cfg) => {
+      const profile = cfg.profiles[this.opts.profileName];
+      if (!profile || !sameSnapshot(snapshotOf(profile), this.snapshot)) {
+        return { write: false, result: false };
+      }
+      profile.wtoken = access;
+      this.snapshot = snapshotOf(profile);
+      return { write: true, result: true };
+    });
+    this.opts.warn(
+      saved
+        ? "access token refreshed automatically"
+        : "refreshed access token was not saved because the profile's saved credentials changed concurrently",
+    );
+  }
+}

@@ -1,0 +1,148 @@
+/** Global flags (spec §10), their validation, and option merging across the command tree. */
+
+import { type Command, Option } from "commander";
+import { SvcError } from "../core/errors.ts";
+import { DEFAULT_PROFILE, validateProfileName } from "../config/store.ts";
+
+export type Format = "table" | "json" | "yaml";
+
+export interface GlobalOptions {
+  format: Format;
+  locale: string;
+  color: boolean;
+  verbose: boolean;
+  profile: string;
+  sandbox: boolean;
+}
+
+export interface LocationOverride {
+  address?: string;
+  lat?: number;
+  lon?: number;
+}
+
+/** Flags every leaf command accepts. */
+export function addGlobalFlags(cmd: Command): Command {
+  return cmd
+    .addOption(new Option("--format <format>", "output format: table|json|yaml (default: table)"))
+    .addOption(new Option("--locale <bcp-47>", "locale for upstream content (default: en-FI)"))
+    .addOption(new Option("--no-color", "disable colors (also NO_COLOR=1)"))
+    .addOption(new Option("--verbose", "print the upstream request trace on stderr and detailed errors"))
+    .addOption(new Option("--profile <name>", `stored profile to use (default: ${DEFAULT_PROFILE})`))
+    .addOption(new Option("--sandbox", "run against the local sandbox marketplace (also SVC_SANDBOX=1)"));
+}
+
+/** `--address` or `--lat`/`--lon` on location-aware commands. */
+export function addLocationFlags(cmd: Command): Command {
+  return cmd
+    .addOption(new Option("--address <text>", "temporary address override (not with --lat/--lon)"))
+    .addOption(new Option("--lat <float>", "temporary latitude override (with --lon)"))
+    .addOption(new Option("--lon <float>", "temporary longitude override (with --lat)"));
+}
+
+/** Per-invocation credentials on authenticated commands (spec §5.2). */
+export function addAuthFlags(cmd: Command): Command {
+  return cmd
+    .addOption(
+      new Option("--wtoken <token>", "access token for this run (JWT, Bearer, JSON or cookie forms)"),
+    )
+    .addOption(new Option("--wrtoken <token>", "refresh token for automatic rotation"))
+    .addOption(
+      new Option("--cookie <name=value>", "cookie forwarded upstream (repeatable)").argParser(collect),
+    );
+}
+
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/**
+ * Options of `cmd` merged with its ancestors': a value given on the command line wins over
+ * defaults, and the command's own value wins over its parents'.
+ */
+export function mergedOptions(cmd: Command): Record<string, unknown> {
+  const chain: Command[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) chain.push(c);
+  const out: Record<string, unknown> = {};
+  const fromCli = new Set<string>();
+  for (const c of chain) {
+    for (const [key, value] of Object.entries(c.opts())) {
+      const source = c.getOptionValueSource(key);
+      const explicit = source === "cli" || source === "env";
+      if (!(key in out) || (explicit && !fromCli.has(key))) {
+        if (!(key in out) || explicit) out[key] = value;
+        if (explicit) fromCli.add(key);
+      }
+    }
+  }
+  return out;
+}
+
+function usage(message: string): SvcError {
+  return new SvcError("SVC_INVALID_ARGUMENT", message);
+}
+
+/** Best-effort format from raw argv (used to render errors that happen before parsing completes). */
+export function sniffFormat(argv: string[]): Format {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const v = a.startsWith("--format=") ? a.slice(9) : a === "--format" ? argv[i + 1] : undefined;
+    const f = v?.toLowerCase();
+    if (f === "json" || f === "yaml" || f === "table") return f;
+  }
+  return "table";
+}
+
+export function parseGlobals(opts: Record<string, unknown>): GlobalOptions {
+  const rawFormat = String(opts.format ?? "table").toLowerCase();
+  if (!["table", "json", "yaml"].includes(rawFormat)) {
+    throw usage(`unsupported --format "${opts.format}": use table, json or yaml`);
+  }
+  const locale = String(opts.locale ?? "en-FI");
+  if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(locale)) {
+    throw usage(`invalid --locale "${locale}": use a BCP-47 tag such as en-FI`);
+  }
+  const sandboxEnv = Deno.env.get("SVC_SANDBOX");
+  return {
+    format: rawFormat as Format,
+    locale,
+    color: opts.color !== false,
+    verbose: opts.verbose === true,
+    profile: validateProfileName(String(opts.profile ?? DEFAULT_PROFILE)),
+    sandbox: opts.sandbox === true || (!!sandboxEnv && sandboxEnv !== "0" && sandboxEnv !== "false"),
+  };
+}
+
+function coordinate(name: string, raw: unknown, limit: number): number {
+  const text = String(raw).trim();
+  const n = Number(text);
+  if (text === "" || !Number.isFinite(n) || Math.abs(n) > limit) {
+    throw usage(`invalid --${name} "${raw}": expected a number between -${limit} and ${limit}`);
+  }
+  return n;
+}
+
+/** Spec §7 rule 1: --address excludes --lat/--lon; --lat and --lon come together. */
+export function parseLocation(opts: Record<string, unknown>): LocationOverride {
+  const hasLat = opts.lat !== undefined, hasLon = opts.lon !== undefined;
+  const address = typeof opts.address === "string" ? opts.address.trim() : undefined;
+  if (address !== undefined && (hasLat || hasLon)) {
+    throw usage("--address cannot be combined with --lat/--lon");
+  }
+  if (hasLat !== hasLon) throw usage("--lat and --lon must be given together");
+  if (address !== undefined && !address) throw usage("--address must not be empty");
+  if (hasLat) return { lat: coordinate("lat", opts.lat, 90), lon: coordinate("lon", opts.lon, 180) };
+  return address ? { address } : {};
+}
+
+export function parseIntFlag(name: string, raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const text = String(raw).trim();
+  const n = Number(text);
+  if (!/^-?\d+$/.test(text) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER
+      ? `an integer >= ${min}`
+      : `an integer from ${min} to ${max}`;
+    throw usage(`invalid --${name} "${raw}": expected ${range}`);
+  }
+  return n;
+}

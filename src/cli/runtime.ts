@@ -1,0 +1,226 @@
+/**
+ * Per-invocation wiring: paths (real or sandbox), the selected profile, the session and the
+ * gateway, the warnings list, and rendering of the result or error.
+ */
+
+import type { Command } from "commander";
+import { SvcError, toSvcError } from "../core/errors.ts";
+import { type Paths, resolvePaths, sandboxPaths } from "../config/paths.ts";
+import { type ConfigFile, type Profile, readConfig, snapshotOf } from "../config/store.ts";
+import { type CredentialFlags, resolveCredentials, Session } from "../auth/session.ts";
+import { Gateway } from "../gateway/client.ts";
+import { type Hosts, hostsFromEnv } from "../gateway/hosts.ts";
+import { type Envelope, errorObject, makeMeta } from "../output/envelope.ts";
+import { colorEnabled, makeStyle, type Style } from "../output/style.ts";
+import { type GlobalOptions, mergedOptions, parseGlobals } from "./options.ts";
+
+/** Renders `data` for people; loaded table helpers are passed in. */
+export type TableRenderer<T> = (
+  data: T,
+  ui: { style: Style; table: typeof import("../output/table.ts") },
+) => string;
+
+interface SandboxHandle {
+  close(): Promise<void>;
+}
+
+export class Runtime {
+  readonly globals: GlobalOptions;
+  readonly opts: Record<string, unknown>;
+  readonly warnings: string[] = [];
+  readonly paths: Paths;
+  private hosts?: Hosts;
+  private sandbox?: SandboxHandle;
+  private gateway?: Gateway;
+  private session?: Session;
+
+  private constructor(globals: GlobalOptions, opts: Record<string, unknown>, paths: Paths) {
+    this.globals = globals;
+    this.opts = opts;
+    this.paths = paths;
+  }
+
+  static async create(cmd: Command): Promise<Runtime> {
+    const opts = mergedOptions(cmd);
+    const globals = parseGlobals(opts);
+    const real = resolvePaths();
+    if (!globals.sandbox) return new Runtime(globals, opts, real);
+    const sbx = sandboxPaths(real);
+    const rt = new Runtime(globals, opts, sbx);
+    const { openSandbox } = await import("./sandbox_runtime.ts");
+    const handle = await openSandbox(sbx, globals.profile);
+    rt.sandbox = handle;
+    rt.hosts = handle.hosts;
+    if (handle.seeded) rt.warn("sandbox: created a demo profile signed in as the sandbox user");
+    return rt;
+  }
+
+  warn(message: string): void {
+    if (!this.warnings.includes(message)) this.warnings.push(message);
+  }
+
+  trace(line: string): void {
+    if (this.globals.verbose) console.error(line);
+  }
+
+  readConfig(): Promise<ConfigFile> {
+    return readConfig(this.paths.config);
+  }
+
+  async profile(): Promise<Profile | undefined> {
+    return (await this.readConfig()).profiles[this.globals.profile];
+  }
+
+  credentialFlags(): CredentialFlags {
+    return {
+      wtoken: typeof this.opts.wtoken === "string" ? this.opts.wtoken : undefined,
+      wrtoken: typeof this.opts.wrtoken === "string" ? this.opts.wrtoken : undefined,
+      cookies: Array.isArray(this.opts.cookie) ? this.opts.cookie as string[] : undefined,
+    };
+  }
+
+  /** The session of the selected profile (plus credential flags); created once. */
+  async getSession(): Promise<Session> {
+    if (this.session) return this.session;
+    const profile = await this.profile();
+    this.session = new Session({
+      credentials: resolveCredentials(this.credentialFlags(), profile),
+      profileName: this.globals.profile,
+      configPath: this.paths.config,
+      snapshot: snapshotOf(profile),
+      warn: (m) => this.warn(m),
+    });
+    return this.session;
+  }
+
+  async getGateway(): Promise<Gateway> {
+    if (this.gateway) return this.gateway;
+    this.gateway = new Gateway({
+      hosts: this.hosts ?? hostsFromEnv(),
+      locale: this.globals.locale,
+      auth: await this.getSession(),
+      trace: this.globals.verbose ? (l) => console.error(l) : undefined,
+    });
+    return this.gateway;
+  }
+
+  async close(): Promise<void> {
+    await this.sandbox?.close();
+    this.sandbox = undefined;
+  }
+
+  style(): Style {
+    return makeStyle(colorEnabled(!this.globals.color));
+  }
+
+  /** Prints the result: the envelope (json/yaml) or the table on stdout and warnings on stderr. */
+  async emit<T>(data: T, table: TableRenderer<T>): Promise<void> {
+    const { format } = this.globals;
+    if (format !== "table") {
+      const env: Envelope<T> = {
+        meta: makeMeta(this.globals.profile, this.globals.locale),
+        data,
+        warnings: this.warnings,
+      };
+      await writeEnvelope(env, format);
+      return;
+    }
+    const style = this.style();
+    const tableMod = await import("../output/table.ts");
+    const text = table(data, { style, table: tableMod });
+    if (text) console.log(text);
+    for (const w of this.warnings) console.error(style.yellow(`Warning: ${w}`));
+  }
+
+  async fail(e: unknown): Promise<number> {
+    const err = toSvcError(e);
+    await renderError(err, {
+      format: this.globals.format,
+      verbose: this.globals.verbose,
+      profile: this.globals.profile,
+      locale: this.globals.locale,
+      warnings: this.warnings,
+      color: this.globals.color,
+    });
+    return err.exitCode;
+  }
+}
+
+export async function writeEnvelope(env: Envelope, format: "json" | "yaml"): Promise<void> {
+  if (format === "json") {
+    console.log(JSON.stringify(env, null, 2));
+    return;
+  }
+  const { dump } = await import("js-yaml");
+  Deno.stdout.writeSync(new TextEncoder().encode(dump(env, { noRefs: true, lineWidth: -1 })));
+}
+
+export interface ErrorContext {
+  format: "table" | "json" | "yaml";
+  verbose: boolean;
+  profile: string;
+  locale: string;
+  warnings: string[];
+  color: boolean;
+}
+
+/** Errors: the envelope on stdout in json/yaml; a message on stderr in table mode. Never a stack trace. */
+export async function renderError(err: SvcError, ctx: ErrorContext): Promise<void> {
+  if (ctx.format !== "table") {
+    await writeEnvelope({
+      meta: makeMeta(ctx.profile, ctx.locale),
+      data: null,
+      warnings: ctx.warnings,
+      error: errorObject(err, ctx.verbose),
+    }, ctx.format);
+    return;
+  }
+  const style = makeStyle(colorEnabled(!ctx.color) && Deno.stderr.isTerminal());
+  const lines = [style.red(`Error: ${err.message} [${err.code}]`)];
+  if (err.hint) lines.push(`Hint: ${err.hint}`);
+  if (err.retry?.retry_after_ms !== undefined) lines.push(`Retry after: ${err.retry.retry_after_ms} ms`);
+  if (ctx.verbose && err.details) lines.push(`Details: ${JSON.stringify(err.details)}`);
+  for (const w of ctx.warnings) lines.push(style.yellow(`Warning: ${w}`));
+  console.error(lines.join("\n"));
+}
+
+/** Wraps a command action: builds the runtime, runs, renders errors, sets the exit code. */
+export function action<A extends unknown[]>(
+  fn: (rt: Runtime, ...args: A) => Promise<void>,
+): (...args: unknown[]) => Promise<void> {
+  return async (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as Command;
+    const positional = args.slice(0, -2) as A;
+    let rt: Runtime | undefined;
+    try {
+      rt = await Runtime.create(cmd);
+      await fn(rt, ...positional);
+    } catch (e) {
+      if (rt) {
+        Deno.exitCode = await rt.fail(e);
+      } else {
+        const err = toSvcError(e);
+        const opts = mergedOptions(cmd);
+        await renderError(err, {
+          format: ["json", "yaml"].includes(String(opts.format).toLowerCase())
+            ? String(opts.format).toLowerCase() as "json" | "yaml"
+            : "table",
+          verbose: opts.verbose === true,
+          profile: typeof opts.profile === "string" ? opts.profile : "default",
+          locale: typeof opts.locale === "string" ? opts.locale : "en-FI",
+          warnings: [],
+          color: opts.color !== false,
+        });
+        Deno.exitCode = err.exitCode;
+      }
+    } finally {
+      await rt?.close();
+    }
+  };
+}
+
+export function notImplemented(name: string): (rt: Runtime) => Promise<void> {
+  return () => {
+    throw new SvcError("SVC_NOT_IMPLEMENTED", `\`svc ${name}\` is not implemented yet`);
+  };
+}

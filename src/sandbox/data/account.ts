@@ -1,0 +1,629 @@
+/**
+ * Account data of the sandbox: the address book, favourites and subscriptions live in the
+ * (JSON-serialisable) simulator state; the order history is generated deterministically.
+ */
+import type { SandboxState } from "../types.ts";
+
+export const DEMO_USER_ID = "65f000000000000000000001";
+
+/** `prefix` followed by `n` in hex, left-padded to a 24-hex id. */
+export function hexId(prefix: string, n: number): string {
+  return prefix + n.toString(16).padStart(24 - prefix.length, "0");
+}
+
+export const isHexId = (s: string): boolean => /^[0-9a-f]{24}$/.test(s);
+
+// ---------------------------------------------------------------------------------------------
+// Addresses, favourites, subscriptions (state slots)
+
+export interface GeoPoint {
+  type: "Point";
+  /** GeoJSON order: [lon, lat]. */
+  coordinates: [number, number];
+}
+
+export interface Address {
+  id: string;
+  alias: string;
+  label_type: "home" | "work" | "other";
+  is_default: boolean;
+  /** False for an old version kept in the list (seed data only). */
+  is_active: boolean;
+  phone_number: string;
+  location: {
+    address: string;
+    city: string;
+    country: string;
+    postcode: string;
+    location_type: "apartment" | "office" | "house" | "outdoor" | "other";
+    address_form_fields: Record<string, string>;
+    user_coordinates: GeoPoint;
+    google_place_coordinates: GeoPoint;
+  };
+}
+
+export interface Subscription {
+  id: string;
+  plan: string;
+  /** Unix seconds. */
+  start_date: number;
+  end_date: number | null;
+  paid_until_date: number;
+}
+
+/** The account slots of the state, as `ensureAccountState` guarantees them. */
+export interface AccountState {
+  addresses: Address[];
+  favourites: string[];
+  /** Number used for the next created address id (`66a…` + hex). */
+  address_seq: number;
+  /** `null` models a payload without the `subscriptions` key ("unknown"). */
+  subscriptions: Subscription[] | null;
+}
+
+const point = (lon: number, lat: number): GeoPoint => ({ type: "Point", coordinates: [lon, lat] });
+
+function seedAddress(
+  n: number,
+  alias: string,
+  label_type: Address["label_type"],
+  location_type: Address["location"]["location_type"],
+  address: string,
+  postcode: string,
+  [lon, lat]: [number, number],
+  address_form_fields: Record<string, string>,
+  flags: { is_default?: boolean; is_active?: boolean } = {},
+): Address {
+  return {
+    id: hexId("66a", n),
+    alias,
+    label_type,
+    is_default: flags.is_default ?? false,
+    is_active: flags.is_active ?? true,
+    phone_number: "+358401234567",
+    location: {
+      address,
+      city: "Helsinki",
+      country: "FIN",
+      postcode,
+      location_type,
+      address_form_fields,
+      user_coordinates: point(lon, lat),
+      google_place_coordinates: point(lon, lat),
+    },
+  };
+}
+
+export function seedAddresses(): Address[] {
+  return [
+    seedAddress(1, "Home", "home", "apartment", "Kotikatu 5", "00100", [24.9384, 60.1699], {
+      entrance: "A",
+      floor: "3",
+      apartment: "12",
+      additional_instructions: "Door code 1234",
+    }, { is_default: true }),
+    seedAddress(2, "Work", "work", "office", "Toimistotie 2", "00180", [24.9201, 60.1602], {
+      other_address_details: "Reception, 4th floor",
+    }),
+    seedAddress(3, "Summer cottage", "other", "house", "Mökkipolku 9", "00890", [25.0632, 60.1531], {
+      other_address_details: "Red gate",
+    }),
+    seedAddress(4, "Old office", "work", "office", "Vanhatie 7", "00150", [24.9442, 60.1588], {
+      floor: "2",
+    }, { is_active: false }),
+  ];
+}
+
+export const FAVOURITE_SEED = [
+  "650000000000000000000aa1",
+  "650000000000000000000aa2",
+  "650000000000000000000aa3",
+];
+
+export function seedSubscriptions(): Subscription[] {
+  return [{
+    id: "sub-1",
+    plan: "wolt_plus_monthly",
+    start_date: 1735689600,
+    end_date: null,
+    paid_until_date: 4102444800,
+  }];
+}
+
+/** Seeds the account slots that are missing and returns a typed view of them (same objects). */
+export function ensureAccountState(state: SandboxState): AccountState {
+  if (!Array.isArray(state.addresses)) state.addresses = seedAddresses();
+  if (!Array.isArray(state.favourites)) state.favourites = [...FAVOURITE_SEED];
+  if (typeof state.address_seq !== "number") state.address_seq = 5;
+  if (!("subscriptions" in state)) state.subscriptions = seedSubscriptions();
+  return state as unknown as AccountState;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Venues (local table; the discovery catalogue is separate)
+
+export interface VenueInfo {
+  id: string;
+  slug: string;
+  name: string;
+  address: string;
+  phone: string;
+  product_line: "restaurant" | "grocery";
+  score: number;
+  price_range: number;
+  delivery_price_int: number;
+  estimate: number;
+  short_description: string;
+  show_wolt_plus: boolean;
+  /** Menu rows: [name, unit price, option group key or ""]. */
+  menu: [string, number, string][];
+}
+
+function venue(
+  id: string,
+  slug: string,
+  name: string,
+  address: string,
+  short_description: string,
+  menu: [string, number, string][],
+  extra: Partial<VenueInfo> = {},
+): VenueInfo {
+  return {
+    id,
+    slug,
+    name,
+    address,
+    phone: `+35895550${String(parseInt(id.slice(-3), 16) % 1000).padStart(3, "0")}`,
+    product_line: "restaurant",
+    score: 8.8,
+    price_range: 2,
+    delivery_price_int: 290,
+    estimate: 30,
+    short_description,
+    show_wolt_plus: false,
+    menu,
+    ...extra,
+  };
+}
+
+export const VENUES: VenueInfo[] = [
+  venue(
+    "650000000000000000000aa1",
+    "pasta-piccola",
+    "Pasta Piccola",
+    "Testikatu 1, 00100 Helsinki",
+    "Fresh pasta",
+    [
+      ["Carbonara", 1390, "size"],
+      ["Truffle tagliatelle", 1890, "size"],
+      ["Tiramisu", 690, ""],
+      ["Focaccia", 490, "extras"],
+    ],
+    { score: 9.1, show_wolt_plus: true },
+  ),
+  venue(
+    "650000000000000000000aa2",
+    "sakura-sushi-bar",
+    "Sakura Sushi Bar",
+    "Fredrikinkatu 22, 00120 Helsinki",
+    "Sushi and bowls",
+    [
+      ["Salmon nigiri set", 1590, ""],
+      ["Maki mix 16 pcs", 1890, "spice"],
+      ["Poke bowl", 1450, "extras"],
+      ["Miso soup", 450, ""],
+    ],
+    { score: 9.3, price_range: 3, delivery_price_int: 390, estimate: 35 },
+  ),
+  venue(
+    "650000000000000000000aa3",
+    "kallio-burger",
+    "Kallio Burger",
+    "Helsinginkatu 15, 00500 Helsinki",
+    "Smash burgers",
+    [
+      ["Classic smash", 1290, "extras"],
+      ["Double cheese", 1590, "extras"],
+      ["Fries", 450, "size"],
+      ["Milkshake", 590, ""],
+    ],
+    { score: 8.6, delivery_price_int: 190, estimate: 25, show_wolt_plus: true },
+  ),
+  venue(
+    "650000000000000000000e01",
+    "pho-saigon",
+    "Pho Saigon",
+    "Hämeentie 30, 00530 Helsinki",
+    "Vietnamese noodles",
+    [
+      ["Pho bo", 1490, "spice"],
+      ["Spring rolls", 790, ""],
+      ["Bun cha", 1390, "spice"],
+    ],
+  ),
+  venue(
+    "650000000000000000000e02",
+    "taqueria-lumi",
+    "Taqueria Lumi",
+    "Vaasankatu 4, 00500 Helsinki",
+    "Tacos",
+    [
+      ["Tacos al pastor", 1290, "spice"],
+      ["Quesadilla", 1090, "extras"],
+      ["Churros", 590, ""],
+    ],
+    { score: 9.0 },
+  ),
+  venue(
+    "650000000000000000000e03",
+    "k-market-testila",
+    "K-Market Testilä",
+    "Kauppakatu 3, 00100 Helsinki",
+    "Groceries",
+    [
+      ["Milk 1 l", 129, ""],
+      ["Rye bread", 249, ""],
+      ["Bananas 1 kg", 199, ""],
+      ["Coffee 500 g", 699, ""],
+      ["Oat yoghurt", 189, ""],
+    ],
+    { product_line: "grocery", score: 8.4, price_range: 1, delivery_price_int: 490, estimate: 40 },
+  ),
+  venue(
+    "650000000000000000000e04",
+    "curry-house",
+    "Curry House",
+    "Runeberginkatu 40, 00260 Helsinki",
+    "Indian curries",
+    [
+      ["Butter chicken", 1590, "spice"],
+      ["Palak paneer", 1390, "spice"],
+      ["Garlic naan", 390, ""],
+    ],
+  ),
+  venue(
+    "650000000000000000000e05",
+    "pizzeria-napoli",
+    "Pizzeria Napoli",
+    "Bulevardi 12, 00120 Helsinki",
+    "Wood-fired pizza",
+    [
+      ["Margherita", 1190, "size"],
+      ["Diavola", 1390, "size"],
+      ["Calzone", 1490, "extras"],
+    ],
+    { score: 8.9 },
+  ),
+];
+
+const OPTION_GROUPS: Record<string, { name: string; values: [string, number][] }> = {
+  size: { name: "Size", values: [["Regular", 0], ["Large", 300]] },
+  extras: { name: "Extras", values: [["Extra cheese", 150], ["Bacon", 200], ["Jalapeños", 100]] },
+  spice: { name: "Spice level", values: [["Mild", 0], ["Medium", 0], ["Hot", 0]] },
+};
+const OPTION_KEYS = Object.keys(OPTION_GROUPS);
+
+export const venueById = (id: string): VenueInfo | undefined => VENUES.find((v) => v.id === id);
+
+// ---------------------------------------------------------------------------------------------
+// Payment methods
+
+export interface PaymentMethodInfo {
+  id: string;
+  type: "card" | "cash";
+  name: string;
+  last_four: string | null;
+  scheme: string | null;
+  is_default: boolean;
+  is_enabled: boolean;
+  /** Which listing(s) carry it. */
+  in_legacy: boolean;
+  in_profile: boolean;
+}
+
+const card = (
+  n: number,
+  name: string,
+  last_four: string,
+  scheme: string,
+  where: "both" | "legacy" | "profile",
+) => ({
+  id: hexId("67a", n),
+  type: "card" as const,
+  name,
+  last_four,
+  scheme,
+  is_default: n === 1,
+  is_enabled: true,
+  in_legacy: where !== "profile",
+  in_profile: where !== "legacy",
+});
+
+/** Visa 4242 (default) is in both listings; Mastercard only in the legacy one; Amex and cash (disabled)
+ * only in the profile. */
+export const PAYMENT_METHODS: PaymentMethodInfo[] = [
+  card(1, "Visa", "4242", "visa", "both"),
+  card(2, "Mastercard", "5454", "mastercard", "legacy"),
+  card(3, "American Express", "0005", "amex", "profile"),
+  {
+    id: "cash",
+    type: "cash",
+    name: "Cash",
+    last_four: null,
+    scheme: null,
+    is_default: false,
+    is_enabled: false,
+    in_legacy: false,
+    in_profile: true,
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Orders (generated)
+
+export interface OrderOptionValue {
+  id: string;
+  name: string;
+  count: number;
+  price: number;
+}
+
+export interface OrderItem {
+  id: string;
+  name: string;
+  count: number;
+  /** Unit base price (minor units). */
+  price: number;
+  /** Line total: count × (price + Σ option value price × value count). */
+  end_amount: number;
+  options: { id: string; name: string; values: OrderOptionValue[] }[];
+}
+
+export interface AmountRow {
+  title: string;
+  amount: number;
+}
+
+export interface OrderDetail {
+  order_id: string;
+  purchase_id: string;
+  order_number: string;
+  status: string;
+  is_active: boolean;
+  creation_time: string;
+  delivery_time: string | null;
+  delivery_method: "homedelivery" | "takeaway";
+  currency: "EUR";
+  venue_id: string;
+  venue_name: string;
+  venue_full_address: string;
+  venue_phone: string;
+  venue_country: "FIN";
+  venue_product_line: string;
+  items_price: number;
+  delivery_price: number;
+  service_fee: number;
+  /** items_price + delivery_price + service_fee + Σ surcharges − Σ discounts. */
+  subtotal: number;
+  courier_tip: number;
+  credits: number;
+  tokens: number;
+  /** subtotal + courier_tip; equals Σ payments[].amount. */
+  total_price: number;
+  items: OrderItem[];
+  payments: {
+    name: string;
+    amount: number;
+    method: { type: string; id: string; provider: string };
+    payment_time: string;
+  }[];
+  discounts: AmountRow[];
+  surcharges: AmountRow[];
+  delivery_location: { alias: string; street: string; city: string } | null;
+  delivery_comment: string;
+  /** Milliseconds since the epoch; unique per order. */
+  payment_time_ts: number;
+}
+
+export interface OrderHistoryRow {
+  purchase_id: string;
+  received_at: string;
+  status: string;
+  venue_id: string;
+  venue_name: string;
+  total_amount: string;
+  is_active: boolean;
+  items: string;
+  payment_time_ts: number;
+  main_image: string;
+  main_image_blurhash: string;
+}
+
+/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const formatEur = (minor: number): string =>
+  `${minor < 0 ? "-" : ""}€${Math.floor(Math.abs(minor) / 100)}.${
+    String(Math.abs(minor) % 100).padStart(2, "0")
+  }`;
+
+const pad2 = (n: number) => String(n).padStart(2, "0");
+const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+const HISTORY_START = Date.UTC(2024, 10, 1);
+const HISTORY_END = Date.UTC(2026, 10, 1);
+const PAST_ORDERS = 128;
+/** Venue pick weights (favourites are ordered more often). */
+const VENUE_WEIGHTS = [5, 4, 4, 2, 2, 2, 2, 2];
+
+function buildOrder(rand: () => number, seq: number, ts: number, active: string | null): OrderDetail {
+  const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
+  let w = rand() * VENUE_WEIGHTS.reduce((a, b) => a + b, 0);
+  const vIndex = VENUE_WEIGHTS.findIndex((x) => (w -= x) < 0);
+  const v = VENUES[vIndex];
+
+  const lineCount = v.product_line === "grocery" ? int(3, 5) : int(1, 3);
+  const shuffled = [...v.menu.keys()];
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = int(0, i);
+    [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
+  }
+  const menuIdx = shuffled.slice(0, lineCount);
+  const items: OrderItem[] = menuIdx.map((mi) => {
+    const [name, price, group] = v.menu[mi];
+    const count = v.product_line === "grocery" ? int(1, 3) : (rand() < 0.8 ? 1 : 2);
+    const options: OrderItem["options"] = [];
+    if (group) {
+      const g = OPTION_GROUPS[group];
+      const gi = OPTION_KEYS.indexOf(group);
+      const vi = int(0, g.values.length - 1);
+      const [valueName, valuePrice] = g.values[vi];
+      options.push({
+        id: hexId("653", vIndex * 256 + mi * 16 + gi),
+        name: g.name,
+        values: [{ id: hexId("655", (gi + 1) * 16 + vi), name: valueName, count: 1, price: valuePrice }],
+      });
+    }
+    const unitOptions = options.flatMap((o) => o.values).reduce((s, x) => s + x.price * x.count, 0);
+    return {
+      id: hexId("651", vIndex * 256 + mi),
+      name,
+      count,
+      price,
+      end_amount: count * (price + unitOptions),
+      options,
+    };
+  });
+
+  const items_price = items.reduce((s, i) => s + i.end_amount, 0);
+  const delivery_method = v.product_line !== "grocery" && rand() < 0.12 ? "takeaway" : "homedelivery";
+  const home = delivery_method === "homedelivery";
+  const delivery_price = home ? v.delivery_price_int + int(0, 10) * 10 : 0;
+  const service_fee = Math.min(299, Math.max(49, Math.round(items_price * 0.05)));
+  const surcharges: AmountRow[] = [];
+  if (items_price < 1000) surcharges.push({ title: "Small order fee", amount: 1000 - items_price });
+  if (v.product_line === "grocery") surcharges.push({ title: "Bag fee", amount: 25 });
+  const discounts: AmountRow[] = [];
+  const d = rand();
+  if (home && d < 0.12) discounts.push({ title: "Wolt+ free delivery", amount: delivery_price });
+  else if (d < 0.22) discounts.push({ title: "-20% campaign", amount: Math.round(items_price * 0.2) });
+  else if (d < 0.27) discounts.push({ title: "Promo code WELCOME5", amount: Math.min(500, items_price) });
+  const sum = (rows: AmountRow[]) => rows.reduce((s, r) => s + r.amount, 0);
+  const subtotal = items_price + delivery_price + service_fee + sum(surcharges) - sum(discounts);
+  const courier_tip = home && rand() < 0.4 ? pick([100, 150, 200, 300]) : 0;
+  const total_price = subtotal + courier_tip;
+
+  const r = rand();
+  const status = active ??
+    (r < 0.04 ? "rejected" : r < 0.065 ? "refunded" : r < 0.1 ? "canceled" : "delivered");
+  const payTime = isoSeconds(ts + 4000);
+  const credits = rand() < 0.08 ? Math.min(500, total_price) : 0;
+  const payCard = PAYMENT_METHODS[rand() < 0.8 ? 0 : 1];
+  const payments: OrderDetail["payments"] = [];
+  if (credits > 0) {
+    payments.push({
+      name: "Wolt credits",
+      amount: credits,
+      method: { type: "credits", id: "credits", provider: "wolt" },
+      payment_time: payTime,
+    });
+  }
+  if (total_price - credits > 0) {
+    payments.push({
+      name: `${payCard.name} •••• ${payCard.last_four}`,
+      amount: total_price - credits,
+      method: { type: "card", id: payCard.id, provider: "adyen" },
+      payment_time: payTime,
+    });
+  }
+
+  const id = hexId("65c", seq);
+  const place = rand() < 0.75
+    ? { alias: "Home", street: "Kotikatu 5 A 12", city: "Helsinki" }
+    : { alias: "Work", street: "Toimistotie 2", city: "Helsinki" };
+  return {
+    order_id: id,
+    purchase_id: id,
+    order_number: String(int(1000, 9999)),
+    status,
+    is_active: active !== null,
+    creation_time: isoSeconds(ts),
+    delivery_time: status === "delivered" ? isoSeconds(ts + int(20, 55) * 60_000) : null,
+    delivery_method,
+    currency: "EUR",
+    venue_id: v.id,
+    venue_name: v.name,
+    venue_full_address: v.address,
+    venue_phone: v.phone,
+    venue_country: "FIN",
+    venue_product_line: v.product_line,
+    items_price,
+    delivery_price,
+    service_fee,
+    subtotal,
+    courier_tip,
+    credits,
+    tokens: 0,
+    total_price,
+    items,
+    payments,
+    discounts,
+    surcharges,
+    delivery_location: home ? place : null,
+    delivery_comment: home && place.alias === "Home" ? "Door code 1234" : "",
+    payment_time_ts: ts,
+  };
+}
+
+let cachedOrders: OrderDetail[] | null = null;
+
+/** All orders, newest first (two active ones at the top). Deterministic; cached. */
+export function allOrders(): OrderDetail[] {
+  if (cachedOrders) return cachedOrders;
+  const rand = prng(20261101);
+  const step = (HISTORY_END - HISTORY_START) / PAST_ORDERS;
+  const out: OrderDetail[] = [];
+  for (let i = 0; i < PAST_ORDERS; i++) {
+    const day = Math.floor((HISTORY_START + i * step) / 86_400_000) * 86_400_000 +
+      Math.floor(rand() * 4) * 86_400_000;
+    const ts = day + (9 + Math.floor(rand() * 11)) * 3_600_000 + Math.floor(rand() * 3_600_000);
+    out.push(buildOrder(rand, i + 1, ts, null));
+  }
+  out.push(buildOrder(rand, PAST_ORDERS + 1, Date.UTC(2026, 10, 1, 10, 41, 7, 318), "acknowledged"));
+  out.push(buildOrder(rand, PAST_ORDERS + 2, Date.UTC(2026, 10, 1, 10, 58, 42, 915), "received"));
+  cachedOrders = out.reverse();
+  return cachedOrders;
+}
+
+export const findOrder = (id: string): OrderDetail | undefined =>
+  allOrders().find((o) => o.purchase_id === id);
+
+export function historyRow(o: OrderDetail): OrderHistoryRow {
+  const d = new Date(o.payment_time_ts);
+  const slug = venueById(o.venue_id)?.slug ?? "venue";
+  return {
+    purchase_id: o.purchase_id,
+    received_at: `${pad2(d.getUTCDate())}.${pad2(d.getUTCMonth() + 1)}.${d.getUTCFullYear()}, ${
+      pad2(d.getUTCHours())
+    }:${pad2(d.getUTCMinutes())}`,
+    status: o.status,
+    venue_id: o.venue_id,
+    venue_name: o.venue_name,
+    total_amount: formatEur(o.total_price),
+    is_active: o.is_active,
+    items: o.items.map((i) => `${i.count} x ${i.name}`).join(", "),
+    payment_time_ts: o.payment_time_ts,
+    main_image: `https://img.example.test/venues/${slug}.jpg`,
+    main_image_blurhash: "j4JUxJ8wbe00",
+  };
+}

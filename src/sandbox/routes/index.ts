@@ -1,0 +1,14 @@
+/** Route tables of the simulator. Add a capability's routes by appending its list in allRoutes(). */
+import type { Route } from "../types.ts";
+import { authRoutes } from "./auth.ts";
+import { userRoutes } from "./user.ts";
+import { accountRoutes } from "./account.ts";
+
+export const coreRoutes: Route[] = [...authRoutes, ...userRoutes];
+
+export function allRoutes(): Route[] {
+  return [
+    ...coreRoutes,
+    ...accountRoutes,
+  ];
+}

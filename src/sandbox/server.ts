@@ -1,0 +1,294 @@
+/** The simulator's HTTP server: one 127.0.0.1 listener serving every upstream host under a path prefix. */
+import { applyFault, describeFault, takeFault } from "./faults.ts";
+import { apiError, isRecord, json } from "./http.ts";
+import { allRoutes } from "./routes/index.ts";
+import { createState, loadState, saveState } from "./state.ts";
+import { mintSession, readAccessToken, type SessionTokens, verifyAccessToken } from "./tokens.ts";
+import {
+  type Fault,
+  HOST_PREFIX,
+  type HostKey,
+  type RequestLogEntry,
+  type Route,
+  type SandboxAuth,
+  type SandboxState,
+} from "./types.ts";
+
+export interface SandboxOptions {
+  /** 0 (default) picks an ephemeral port. */
+  port?: number;
+  /** Persist state to this file (loaded at start, saved after mutations and on close); in-memory when absent. */
+  statePath?: string;
+  /** Start from this state instead of loading or creating one. */
+  state?: SandboxState;
+  /** Extra routes, matched together with allRoutes(). */
+  routes?: Route[];
+}
+
+export interface Sandbox {
+  baseUrl: string;
+  port: number;
+  urls: {
+    auth_url: string;
+    user_api_url: string;
+    consumer_api_url: string;
+    payment_url: string;
+    release_api_url: string;
+  };
+  state: SandboxState;
+  log(): RequestLogEntry[];
+  clearLog(): void;
+  setFaults(faults: Fault[]): void;
+  addFault(fault: Fault): void;
+  mintSession(opts?: { accessTtlSeconds?: number }): Promise<SessionTokens>;
+  close(): Promise<void>;
+}
+
+type Match = { route: Route; params: Record<string, string> };
+
+function splitHost(pathname: string): { host: HostKey | "unknown"; path: string } {
+  for (const [host, prefix] of Object.entries(HOST_PREFIX) as [HostKey, string][]) {
+    if (pathname.startsWith(prefix + "/")) return { host, path: pathname.slice(prefix.length) };
+  }
+  return { host: "unknown", path: pathname };
+}
+
+function matchPattern(pattern: string, path: string): Record<string, string> | null {
+  const want = pattern.split("/");
+  const got = path.split("/");
+  if (want.length !== got.length) return null;
+  const params: Record<string, string> = {};
+  for (const [i, segment] of want.entries()) {
+    if (!segment.startsWith(":")) {
+      if (segment !== got[i]) return null;
+    } else if (got[i] === "") {
+      return null;
+    } else {
+      try {
+        params[segment.slice(1)] = decodeURIComponent(got[i]);
+      } catch {
+        params[segment.slice(1)] = got[i];
+      }
+    }
+  }
+  return params;
+}
+
+/** The matching route with the most literal segments; "method" when only other methods match the path. */
+function findRoute(routes: Route[], host: HostKey, method: string, path: string): Match | "method" | null {
+  let best: (Match & { literals: number }) | undefined;
+  let otherMethod = false;
+  for (const route of routes) {
+    const params = route.host === host ? matchPattern(route.pattern, path) : null;
+    if (!params) continue;
+    if (route.method !== method) {
+      otherMethod = true;
+      continue;
+    }
+    const literals = route.pattern.split("/").filter((s) => !s.startsWith(":")).length;
+    if (!best || literals > best.literals) best = { route, params, literals };
+  }
+  return best ?? (otherMethod ? "method" : null);
+}
+
+function parseBody(contentType: string | null, raw: string): unknown {
+  if (!raw) return null;
+  if (contentType?.includes("application/x-www-form-urlencoded")) {
+    return Object.fromEntries(new URLSearchParams(raw));
+  }
+  if (!contentType?.includes("json")) return null;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
+  }
+}
+
+const notFound = () => apiError(404, 404, "not found");
+const methodNotAllowed = () => apiError(405, 405, "method not allowed");
+const ok = () => json({ ok: true });
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const { statePath } = opts;
+  const state = opts.state ?? (statePath ? await loadState(statePath) : createState());
+  const routes = [...allRoutes(), ...(opts.routes ?? [])];
+  let faults: Fault[] = [];
+  let entries: RequestLogEntry[] = [];
+  let seq = 0;
+  let saving: Promise<void> = Promise.resolve();
+
+  /** Saves are chained so that snapshots land on disk in order. */
+  const persist = (): Promise<void> => {
+    if (!statePath) return Promise.resolve();
+    saving = saving.catch(() => {}).then(() => saveState(statePath, state));
+    return saving;
+  };
+  const publicState = () => {
+    const { secret: _secret, ...rest } = state;
+    return rest;
+  };
+
+  const control: Record<string, (body: Record<string, unknown>) => Response | Promise<Response>> = {
+    "GET /__sim/log": () => json({ entries }),
+    "DELETE /__sim/log": () => {
+      entries = [];
+      return ok();
+    },
+    "POST /__sim/faults": ({ faults: list }) => {
+      if (!Array.isArray(list) || !list.every((f) => isRecord(f) && typeof f.path === "string")) {
+        return apiError(400, 400, "faults must be an array of objects with a path");
+      }
+      faults = structuredClone(list);
+      return ok();
+    },
+    "DELETE /__sim/faults": () => {
+      faults = [];
+      return ok();
+    },
+    "POST /__sim/tokens": async ({ expires_in }) => {
+      if (expires_in !== undefined && typeof expires_in !== "number") {
+        return apiError(400, 400, "expires_in must be a number");
+      }
+      const tokens = await mintSession(state, { accessTtlSeconds: expires_in });
+      await persist();
+      return json(tokens);
+    },
+    "POST /__sim/expire-access": async ({ access_token }) => {
+      const claims = typeof access_token === "string" ? await readAccessToken(state, access_token) : null;
+      if (!claims) return apiError(400, 400, "access_token is not a sandbox access token");
+      if (!state.revoked_access.includes(claims.jti)) state.revoked_access.push(claims.jti);
+      await persist();
+      return ok();
+    },
+    "POST /__sim/config": async ({ refresh_rotation, access_ttl_seconds, user_plus_signal }) => {
+      const valid = (refresh_rotation === undefined || refresh_rotation === "lenient" ||
+        refresh_rotation === "strict") &&
+        (access_ttl_seconds === undefined || Number.isInteger(access_ttl_seconds)) &&
+        (user_plus_signal === undefined || user_plus_signal === null ||
+          typeof user_plus_signal === "boolean");
+      if (!valid) return apiError(400, 400, "invalid config");
+      if (refresh_rotation !== undefined) state.refresh_rotation = refresh_rotation;
+      if (access_ttl_seconds !== undefined) state.access_ttl_seconds = access_ttl_seconds as number;
+      if (user_plus_signal !== undefined) state.user_plus_signal = user_plus_signal;
+      await persist();
+      return json(publicState());
+    },
+    "GET /__sim/state": () => json(publicState()),
+  };
+
+  async function handleControl(req: Request, pathname: string): Promise<Response> {
+    const handler = control[`${req.method} ${pathname}`];
+    if (!handler) {
+      return Object.keys(control).some((k) => k.endsWith(` ${pathname}`)) ? methodNotAllowed() : notFound();
+    }
+    const raw = req.method === "POST" ? await req.text() : "";
+    let body: unknown = {};
+    try {
+      if (raw.trim()) body = JSON.parse(raw);
+    } catch {
+      body = null;
+    }
+    return isRecord(body) ? await handler(body) : apiError(400, 400, "body must be a JSON object");
+  }
+
+  async function dispatch(
+    req: Request,
+    url: URL,
+    host: HostKey | "unknown",
+    path: string,
+    auth: SandboxAuth | null,
+    rawBody: string,
+    body: unknown,
+  ): Promise<Response> {
+    if (host === "unknown") return notFound();
+    const match = findRoute(routes, host, req.method, path);
+    if (match === "method") return methodNotAllowed();
+    if (!match) return notFound();
+    const { route, params } = match;
+    if (route.auth === "required" && !auth) return apiError(401, 304, "unauthorized");
+    const res = await route.handle({ req, url, host, path, params, auth, state, body, rawBody });
+    if (route.mutates) await persist();
+    return res;
+  }
+
+  async function handle(req: Request): Promise<Response> {
+    const started = performance.now();
+    const at = new Date().toISOString();
+    const url = new URL(req.url);
+    try {
+      if (url.pathname.startsWith("/__sim/")) return await handleControl(req, url.pathname);
+      const { host, path } = splitHost(url.pathname);
+      const rawBody = await req.text();
+      const body = parseBody(req.headers.get("content-type"), rawBody);
+      const authorization = req.headers.get("authorization");
+      const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
+      const auth = token ? await verifyAccessToken(state, token) : null;
+      const fault = host === "unknown" ? undefined : takeFault(faults, host, req.method, path);
+      const real = () => dispatch(req, url, host, path, auth, rawBody, body).catch(internalError);
+      const res = fault ? await applyFault(fault, real) : await real();
+      entries.push({
+        seq: ++seq,
+        at,
+        host,
+        method: req.method,
+        path,
+        query: url.search.slice(1),
+        status: res.status,
+        auth: authorization === null ? "none" : "bearer",
+        auth_valid: auth !== null,
+        cookie: req.headers.has("cookie"),
+        headers: Object.fromEntries(
+          [...req.headers].filter(([k]) => k !== "authorization" && k !== "cookie"),
+        ),
+        ...(rawBody !== "" && { body: body ?? rawBody }),
+        ...(fault && { fault: describeFault(fault) }),
+        duration_ms: Math.round(performance.now() - started),
+      });
+      return res;
+    } catch (err) {
+      return internalError(err);
+    }
+  }
+
+  const server = Deno.serve({ hostname: "127.0.0.1", port: opts.port ?? 0, onListen() {} }, handle);
+  const port = server.addr.port;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let closing: Promise<void> | undefined;
+
+  return {
+    baseUrl,
+    port,
+    urls: {
+      auth_url: baseUrl + HOST_PREFIX.auth,
+      user_api_url: baseUrl + HOST_PREFIX.user_api,
+      consumer_api_url: baseUrl + HOST_PREFIX.consumer_api,
+      payment_url: baseUrl + HOST_PREFIX.payment,
+      release_api_url: baseUrl + HOST_PREFIX.release,
+    },
+    state,
+    log: () => [...entries],
+    clearLog: () => {
+      entries = [];
+    },
+    setFaults: (list) => {
+      faults = structuredClone(list);
+    },
+    addFault: (fault) => {
+      faults.push(structuredClone(fault));
+    },
+    mintSession: async (sessionOpts) => {
+      const tokens = await mintSession(state, sessionOpts);
+      await persist();
+      return tokens;
+    },
+    close: () =>
+      closing ??= (async () => {
+        await server.shutdown();
+        await persist();
+      })(),
+  };
+}
+
+function internalError(err: unknown): Response {
+  return apiError(500, 500, `internal error: ${err instanceof Error ? err.message : String(err)}`);
+}

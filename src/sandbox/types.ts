@@ -1,0 +1,123 @@
+/**
+ * Contracts shared by the sandbox marketplace simulator's modules.
+ *
+ * One HTTP server on 127.0.0.1 serves every upstream host under a path prefix:
+ *   /auth/…      → {auth_url}          (authentication host)
+ *   /user-api/…  → {user_api_url}      (restaurant-api host)
+ *   /consumer-api/… → {consumer_api_url}
+ *   /payment/…   → {payment_url}
+ *   /release/…   → {release_api_url}
+ * Control routes for tests live under /__sim/ (never under a host prefix).
+ */
+
+export type HostKey = "auth" | "user_api" | "consumer_api" | "payment" | "release";
+
+export const HOST_PREFIX: Record<HostKey, string> = {
+  auth: "/auth",
+  user_api: "/user-api",
+  consumer_api: "/consumer-api",
+  payment: "/payment",
+  release: "/release",
+};
+
+/** Verified claims of a sandbox access token presented as `Authorization: Bearer …`. */
+export interface SandboxAuth {
+  user_id: string;
+  token_id: string;
+}
+
+export interface RouteContext {
+  req: Request;
+  url: URL;
+  host: HostKey;
+  /** Path below the host prefix, e.g. "/v1/user/me". */
+  path: string;
+  /** Named segments captured from the route pattern (":id"). */
+  params: Record<string, string>;
+  /** Verified bearer, or null when absent/invalid (routes with auth "required" never see null). */
+  auth: SandboxAuth | null;
+  /** The mutable simulator state (persisted by the server when it closes or after mutations). */
+  state: SandboxState;
+  /** Parsed JSON or form-urlencoded body (null when there is none or it does not parse). */
+  body: unknown;
+  /** Raw request body text ("" when none). */
+  rawBody: string;
+}
+
+export interface Route {
+  host: HostKey;
+  method: "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
+  /** Path pattern below the host prefix; ":name" captures one segment. Trailing slash is significant. */
+  pattern: string;
+  /** "required": 401 {error_code:304} without a valid bearer; "optional": auth parsed if present. */
+  auth: "required" | "optional" | "none";
+  /** True when the route mutates state (state is then persisted). */
+  mutates?: boolean;
+  handle(ctx: RouteContext): Response | Promise<Response>;
+}
+
+/** JSON-serialisable simulator state; everything else (catalogue, orders) is generated deterministically. */
+export interface SandboxState {
+  version: 1;
+  /** HMAC secret that signs sandbox tokens (random per state file). */
+  secret: string;
+  /** Access token lifetime in seconds for tokens minted by the refresh endpoint. */
+  access_ttl_seconds: number;
+  /** "lenient": any refresh token of a family stays valid; "strict": only the newest generation. */
+  refresh_rotation: "lenient" | "strict";
+  /** Newest refresh-token generation per family id (strict mode). */
+  refresh_generations: Record<string, number>;
+  /** Revoked access token ids (jti) — e.g. by the expire_access fault. */
+  revoked_access: string[];
+  /** Whether /v1/user/me carries a membership signal, and its value. */
+  user_plus_signal: boolean | null;
+  /** Extension slots for later capabilities (addresses, favourites, baskets, …). */
+  [key: string]: unknown;
+}
+
+export interface Fault {
+  /** Host the fault applies to; any host when absent. */
+  host?: HostKey;
+  /** HTTP method; any when absent. */
+  method?: string;
+  /** Path below the host prefix; exact match, or prefix match when it ends with "*". */
+  path: string;
+  /** How many matching requests it applies to; unlimited when absent. */
+  times?: number;
+  /** Respond with this status instead of the real handler (with `body`, default {error_code, msg}). */
+  status?: number;
+  body?: unknown;
+  /** Retry-After header value (seconds or HTTP-date) sent with `status`. */
+  retry_after?: string;
+  /** Delay before responding (ms); combined with the real handler when no status is set. */
+  delay_ms?: number;
+  /** Send the real (or given) body cut in half with a non-JSON tail. */
+  truncate?: boolean;
+  /** Answer with a non-JSON body (e.g. an HTML error page). */
+  html?: boolean;
+}
+
+export interface RequestLogEntry {
+  seq: number;
+  at: string;
+  host: HostKey | "control" | "unknown";
+  method: string;
+  /** Path below the host prefix. */
+  path: string;
+  /** Query string without the leading "?" ("" when none). */
+  query: string;
+  status: number;
+  /** "bearer" when an Authorization header was sent, else "none". */
+  auth: "bearer" | "none";
+  /** Whether the bearer verified. */
+  auth_valid: boolean;
+  /** Whether a Cookie header was sent. */
+  cookie: boolean;
+  /** Request headers (lower-case names) except Authorization and Cookie, which `auth`/`cookie` summarise. */
+  headers: Record<string, string>;
+  /** Request body (JSON parsed when possible) — sandbox tokens only, never real secrets. */
+  body?: unknown;
+  /** Fault applied, if any. */
+  fault?: string;
+  duration_ms: number;
+}

@@ -1,0 +1,74 @@
+/** Account capability: auth status (and, later, the profile summary). */
+
+import { oid } from "../core/ids.ts";
+import { SvcError } from "../core/errors.ts";
+import type { Gateway, TraceEntry } from "../gateway/client.ts";
+import type { Session } from "../auth/session.ts";
+import { expiryIso } from "../auth/profile_store.ts";
+import { tokenPreview } from "../auth/tokens.ts";
+
+export interface StatusResult {
+  authenticated: boolean;
+  user_id: string | null;
+  country: string | null;
+  session_expires_at: string | null;
+  svc_plus_subscriber?: boolean;
+  token_preview?: string | null;
+  cookie_count?: number;
+  http_trace?: TraceEntry[];
+}
+
+type Json = Record<string, unknown>;
+const obj = (
+  v: unknown,
+): Json | undefined => (v && typeof v === "object" && !Array.isArray(v) ? v as Json : undefined);
+
+/** The membership signal, only when the user payload carries one (it usually does not). */
+export function plusSignal(user: Json): boolean | undefined {
+  const plus = obj(user.wolt_plus) ?? obj(user.svc_plus);
+  for (const v of [user.is_wolt_plus_subscriber, plus?.is_subscriber, plus?.active]) {
+    if (typeof v === "boolean") return v;
+  }
+  if (typeof plus?.status === "string") return plus.status.toLowerCase() === "active";
+  return undefined;
+}
+
+export async function authStatus(
+  gw: Gateway,
+  session: Session,
+  verbose: boolean,
+  warn: (w: string) => void,
+): Promise<StatusResult> {
+  const extras = (): Partial<StatusResult> =>
+    verbose
+      ? {
+        token_preview: tokenPreview(session.access),
+        cookie_count: session.cookies.length,
+        http_trace: gw.traceEntries,
+      }
+      : {};
+  if (!session.hasCredentials()) {
+    warn("no auth credentials provided");
+    return { authenticated: false, user_id: null, country: null, session_expires_at: null, ...extras() };
+  }
+  const { data } = await gw.request<Json>({
+    host: "user_api",
+    method: "GET",
+    path: "/v1/user/me",
+    auth: "required",
+  });
+  const user = obj(obj(data)?.user);
+  if (!user) throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the user payload has no `user` object");
+  const country = typeof user.country === "string"
+    ? user.country
+    : (obj(data)?.country as string | undefined);
+  const result: StatusResult = {
+    authenticated: true,
+    user_id: oid(user._id) ?? oid(user.id) ?? null,
+    country: country ?? null,
+    session_expires_at: expiryIso(session.access),
+  };
+  const plus = plusSignal(user);
+  if (plus !== undefined) result.svc_plus_subscriber = plus;
+  return { ...result, ...extras() };
+}
