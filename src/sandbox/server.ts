@@ -37,6 +37,8 @@ export interface Sandbox {
   };
   state: SandboxState;
   log(): RequestLogEntry[];
+  /** Upstream requests currently being answered (control calls excluded). */
+  inflight(): number;
   clearLog(): void;
   setFaults(faults: Fault[]): void;
   addFault(fault: Fault): void;
@@ -211,12 +213,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     return res;
   }
 
+  let active = 0;
   async function handle(req: Request): Promise<Response> {
     const started = performance.now();
     const at = new Date().toISOString();
     const url = new URL(req.url);
     try {
       if (url.pathname.startsWith("/__sim/")) return await handleControl(req, url.pathname);
+      active++;
       const { host, path } = splitHost(url.pathname);
       const rawBody = await req.text();
       const body = parseBody(req.headers.get("content-type"), rawBody);
@@ -247,6 +251,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       return res;
     } catch (err) {
       return internalError(err);
+    } finally {
+      if (!url.pathname.startsWith("/__sim/")) active--;
     }
   }
 
@@ -267,6 +273,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     },
     state,
     log: () => [...entries],
+    inflight: () => active,
     clearLog: () => {
       entries = [];
     },

@@ -1,0 +1,140 @@
+/** End-to-end helpers: run the real CLI as a subprocess against an in-process sandbox over loopback HTTP. */
+
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import type { RequestLogEntry } from "../src/sandbox/types.ts";
+
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+export const MAIN = join(ROOT, "main.ts");
+/** The permissions svc documents for itself (see README). */
+export const SVC_PERMISSIONS = ["--allow-read", "--allow-write", "--allow-env", "--allow-net", "--allow-run"];
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** The parsed JSON envelope on stdout. */
+  json<T = Record<string, unknown>>(): Envelope<T>;
+}
+
+export interface Envelope<T> {
+  meta: { request_id: string; generated_at: string; profile: string; locale: string };
+  data: T;
+  warnings: string[];
+  error?: { code: string; message: string; details?: Record<string, unknown> };
+}
+
+export interface Env {
+  dir: string;
+  configPath: string;
+  sandbox: Sandbox;
+  env: Record<string, string>;
+  run(args: string[], extraEnv?: Record<string, string>): Promise<RunResult>;
+  /** Starts the CLI without waiting for it. */
+  spawn(args: string[], extraEnv?: Record<string, string>): { done: Promise<RunResult> };
+  log(): RequestLogEntry[];
+  readConfig(): Promise<Record<string, unknown>>;
+  writeConfig(value: unknown): Promise<void>;
+  close(): Promise<void>;
+}
+
+function baseEnv(): Record<string, string> {
+  const keep = ["PATH", "HOME", "DENO_DIR", "TMPDIR", "LANG"];
+  const out: Record<string, string> = { NO_COLOR: "1" };
+  for (const k of keep) {
+    const v = Deno.env.get(k);
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+function collect(child: Deno.ChildProcess): Promise<RunResult> {
+  return child.output().then((o) => {
+    const stdout = new TextDecoder().decode(o.stdout);
+    const stderr = new TextDecoder().decode(o.stderr);
+    return {
+      code: o.code,
+      stdout,
+      stderr,
+      json<T>() {
+        try {
+          return JSON.parse(stdout) as Envelope<T>;
+        } catch {
+          throw new Error(`stdout is not JSON (exit ${o.code}):\n${stdout}\nstderr:\n${stderr}`);
+        }
+      },
+    };
+  });
+}
+
+export function spawnSvc(args: string[], env: Record<string, string>, denoArgs: string[] = []) {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...SVC_PERMISSIONS, ...denoArgs, MAIN, ...args],
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    cwd: ROOT,
+  }).spawn();
+}
+
+export async function setup(): Promise<Env> {
+  const dir = await Deno.makeTempDir({ prefix: "svc-e2e-" });
+  const configPath = join(dir, "home", ".svc-config.json");
+  const sandbox = await startSandbox({ port: 0 });
+  const env: Record<string, string> = {
+    ...baseEnv(),
+    SVC_CONFIG_PATH: configPath,
+    SVC_AUTH_URL: sandbox.urls.auth_url,
+    SVC_USER_API_URL: sandbox.urls.user_api_url,
+    SVC_CONSUMER_API_URL: sandbox.urls.consumer_api_url,
+    SVC_PAYMENT_URL: sandbox.urls.payment_url,
+    SVC_RELEASE_API_URL: sandbox.urls.release_api_url,
+  };
+  const spawn = (args: string[], extra: Record<string, string> = {}) => ({
+    done: collect(spawnSvc(args, { ...env, ...extra })),
+  });
+  return {
+    dir,
+    configPath,
+    sandbox,
+    env,
+    spawn,
+    run: (args, extra) => spawn(args, extra).done,
+    log: () => sandbox.log(),
+    readConfig: async () => JSON.parse(await Deno.readTextFile(configPath)),
+    writeConfig: async (value) => {
+      await Deno.mkdir(join(dir, "home"), { recursive: true, mode: 0o700 });
+      await Deno.writeTextFile(configPath, typeof value === "string" ? value : JSON.stringify(value), {
+        mode: 0o600,
+      });
+    },
+    close: async () => {
+      await sandbox.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** Runs `fn` with a fresh sandbox and temp config; always cleans up. */
+export async function withEnv(fn: (t: Env) => Promise<void>): Promise<void> {
+  const t = await setup();
+  try {
+    await fn(t);
+  } finally {
+    await t.close();
+  }
+}
+
+/** Upstream calls in the log as "METHOD host path" strings. */
+export function calls(log: RequestLogEntry[]): string[] {
+  return log.map((e) => `${e.method} ${e.host} ${e.path}`);
+}
+
+export function assertNoSecrets(text: string, secrets: string[]): void {
+  for (const s of secrets) {
+    if (s && text.includes(s)) throw new Error(`output leaks a secret (${s.slice(0, 8)}…):\n${text}`);
+  }
+}
