@@ -57,7 +57,11 @@ function safeDecode(s: string): string {
 }
 
 function merge(into: ParsedTokens, from: ParsedTokens): ParsedTokens {
-  return { access: into.access ?? from.access, refresh: into.refresh ?? from.refresh };
+  const out: ParsedTokens = {};
+  const access = into.access ?? from.access, refresh = into.refresh ?? from.refresh;
+  if (access) out.access = access;
+  if (refresh) out.refresh = refresh;
+  return out;
 }
 
 function fromObject(obj: unknown, depth: number): ParsedTokens {
@@ -158,8 +162,8 @@ export function tokensFromCookies(cookies: readonly string[]): ParsedTokens {
   return out;
 }
 
-/** First 6 + "..." + last 6 characters (tokens of 12 characters or less are shown whole). */
+/** First 6 + "..." + last 6 characters; short tokens (24 characters or less) are fully masked. */
 export function tokenPreview(token: string | undefined): string | null {
   if (!token) return null;
-  return token.length <= 12 ? token : `${token.slice(0, 6)}...${token.slice(-6)}`;
+  return token.length <= 24 ? "***" : `${token.slice(0, 6)}...${token.slice(-6)}`;
 }

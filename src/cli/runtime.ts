@@ -12,7 +12,8 @@ import { Gateway } from "../gateway/client.ts";
 import { type Hosts, hostsFromEnv } from "../gateway/hosts.ts";
 import { type Envelope, errorObject, makeMeta } from "../output/envelope.ts";
 import { colorEnabled, makeStyle, type Style } from "../output/style.ts";
-import { type GlobalOptions, mergedOptions, parseGlobals } from "./options.ts";
+import { type GlobalOptions, type LocationOverride, mergedOptions, parseGlobals, parseLocation } from "./options.ts";
+import { LOCATION_AWARE } from "./tree.ts";
 
 /** Renders `data` for people; loaded table helpers are passed in. */
 export type TableRenderer<T> = (
@@ -29,6 +30,8 @@ export class Runtime {
   readonly opts: Record<string, unknown>;
   readonly warnings: string[] = [];
   readonly paths: Paths;
+  /** The validated --address / --lat+--lon override of a location-aware command. */
+  location: LocationOverride = {};
   private hosts?: Hosts;
   private sandbox?: SandboxHandle;
   private gateway?: Gateway;
@@ -43,10 +46,11 @@ export class Runtime {
   static async create(cmd: Command): Promise<Runtime> {
     const opts = mergedOptions(cmd);
     const globals = parseGlobals(opts);
+    const location = LOCATION_AWARE.has(cmd) ? parseLocation(opts) : {};
     const real = resolvePaths();
-    if (!globals.sandbox) return new Runtime(globals, opts, real);
+    if (!globals.sandbox) return Object.assign(new Runtime(globals, opts, real), { location });
     const sbx = sandboxPaths(real);
-    const rt = new Runtime(globals, opts, sbx);
+    const rt = Object.assign(new Runtime(globals, opts, sbx), { location });
     const { openSandbox } = await import("./sandbox_runtime.ts");
     const handle = await openSandbox(sbx, globals.profile);
     rt.sandbox = handle;

@@ -12,6 +12,9 @@ export interface LeafSpec {
   hidden?: boolean;
 }
 
+/** Commands that take the location override flags (validated by the runtime before the action runs). */
+export const LOCATION_AWARE = new WeakSet<Command>();
+
 export function leaf(
   parent: Command,
   nameAndArgs: string,
@@ -21,7 +24,10 @@ export function leaf(
   const cmd = parent.command(nameAndArgs, { hidden: spec.hidden }).description(description);
   for (const a of spec.aliases ?? []) cmd.alias(a);
   addGlobalFlags(cmd);
-  if (spec.location) addLocationFlags(cmd);
+  if (spec.location) {
+    addLocationFlags(cmd);
+    LOCATION_AWARE.add(cmd);
+  }
   if (spec.auth) addAuthFlags(cmd);
   return cmd;
 }

@@ -1,0 +1,787 @@
+/**
+ * Discovery endpoints of the sandbox: home feed, search, venue pages, assortment, venue content, item
+ * detail, the retired `/v3/venues` endpoints and the geocoding proxy. All read-only, auth optional.
+ */
+import type { Route, RouteContext } from "../types.ts";
+import { apiError, isRecord, json } from "../http.ts";
+import {
+  catalog,
+  type Category,
+  CITY,
+  formatMoney,
+  hash32,
+  itemChecksum,
+  type Menu,
+  type MenuItem,
+  type OptionBinding,
+  type OptionGroup,
+  seeded,
+  slugify,
+  type Venue,
+} from "../data/catalog.ts";
+
+const fail = (status: number, msg: string): Response => apiError(status, status, msg);
+
+/** Global item search returns at most this many hits, whatever the requested limit. */
+export const ITEM_SEARCH_CAP = 200;
+const VENUE_SEARCH_CAP = 100;
+/** Upper bound of one `assortment/items` batch. */
+export const ITEM_BATCH_MAX = 80;
+
+type Point = { lat: number; lon: number };
+
+/** Great-circle distance in metres. */
+function distance(a: Point, b: Point): number {
+  const rad = Math.PI / 180;
+  const s = Math.sin((b.lat - a.lat) * rad / 2) ** 2 +
+    Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin((b.lon - a.lon) * rad / 2) ** 2;
+  return Math.round(2 * 6371e3 * Math.asin(Math.sqrt(s)));
+}
+
+/** `lat`/`lon` from the query: the city centre when both are absent, null when malformed or half given. */
+function queryPoint(url: URL): Point | null {
+  const lat = url.searchParams.get("lat");
+  const lon = url.searchParams.get("lon");
+  if (lat === null && lon === null) return { lat: CITY.lat, lon: CITY.lon };
+  const p = { lat: Number(lat), lon: Number(lon) };
+  return lat && lon && Math.abs(p.lat) <= 90 && Math.abs(p.lon) <= 180 ? p : null;
+}
+
+const BLURHASHES = ["j4JUxJ8wbe00", "j5Hp4nRjof", "LKO2?U%2Tw=w", "L6PZfSi_.AyE", "LEHV6nWB2yk8"];
+const blurhash = (seed: string) => BLURHASHES[hash32(seed) % BLURHASHES.length];
+const venueImage = (v: Venue) => `https://img.example.test/venues/${v.slug}.jpg`;
+const brandImage = (brand: string) => `https://img.example.test/brands/${slugify(brand)}.png`;
+const image = (url: string) => ({ url, blurhash: blurhash(url) });
+
+export function shareUrl(v: Venue): string {
+  const kind = v.productLine === "restaurant" ? "restaurant" : "venue";
+  return `https://wolt.com/en/${CITY.country3.toLowerCase()}/${CITY.slug}/${kind}/${v.slug}`;
+}
+
+const currencyOf = (v: Venue) => v.currency ? { currency: v.currency } : {};
+const meanEstimate = (v: Venue) => (v.estimate.min + v.estimate.max) / 2;
+const estimateRange = (v: Venue) => `${v.estimate.min}-${v.estimate.max}`;
+/** The 1..5 bucket the feed shows next to the 0..10 score. */
+const ratingBucket = (score: number) =>
+  score >= 9 ? 5 : score >= 8.6 ? 4 : score >= 8 ? 3 : score >= 7 ? 2 : 1;
+const promotions = (v: Venue) =>
+  v.discounts.map((d) => ({ icon: "coupon-fill", text: d.text, variant: "discount" }));
+
+function badgesV2(v: Venue) {
+  const badges = [];
+  if (v.showWoltPlus) badges.push({ icon: "wolt-plus", variant: "wolt_plus", text: "Wolt+" });
+  for (const d of v.discounts) badges.push({ icon: "coupon-fill", variant: "discount", text: d.text });
+  if (v.availability === "open" && v.estimate.max <= 25) {
+    badges.push({ icon: "bike", variant: "fast", text: "Fast delivery" });
+  }
+  if (v.availability === "scheduled") {
+    badges.push({ icon: "clock", variant: "schedule", text: "Schedule order" });
+  }
+  if (v.isNew) badges.push({ icon: "star", variant: "new", text: "New" });
+  return badges;
+}
+
+/** The `venue{}` object of a feed row. */
+export function feedVenue(v: Venue) {
+  const open = v.availability === "open";
+  const previews = v.productLine !== "restaurant" ? undefined : v.menu().items
+    .filter((i) => i.price > 0 && !i.soldOut && i.image)
+    .slice(0, 3)
+    .map((i) => ({ id: i.id, name: i.name, price: i.price, ...currencyOf(v), image: image(i.image!) }));
+  return {
+    id: v.id,
+    slug: v.slug,
+    name: v.name,
+    address: v.address,
+    city: CITY.name,
+    country: CITY.country3,
+    ...currencyOf(v),
+    location: [v.lon, v.lat],
+    franchise: v.brand ?? "",
+    product_line: v.productLine,
+    delivers: v.availability !== "closed",
+    online: open,
+    ...(open ? {} : { overlay: v.availability === "closed" ? "Closed" : "Schedule order" }),
+    delivery_price: formatMoney(v.deliveryFee, v.currency),
+    delivery_price_int: v.deliveryFee,
+    delivery_price_highlight: v.discounts.some((d) => d.freeDeliveryOver !== undefined),
+    estimate: meanEstimate(v),
+    estimate_range: estimateRange(v),
+    estimate_box: { title: estimateRange(v), subtitle: "min", template: "estimate" },
+    icon: "bike",
+    price_range: v.priceRange,
+    ...(v.rating ? { rating: { rating: ratingBucket(v.rating.score), ...v.rating } } : {}),
+    ...(v.taglineV2Only ? { short_description_v2: { value: v.tagline } } : { short_description: v.tagline }),
+    ...(v.showWoltPlus === undefined ? {} : { show_wolt_plus: v.showWoltPlus }),
+    tags: v.tags,
+    promotions: promotions(v),
+    badges: v.isNew ? [{ text: "New", variant: "primary" }] : [],
+    badges_v2: badgesV2(v),
+    ...(previews ? { venue_preview_items: previews } : {}),
+    ...(v.brand ? { brand_image: { url: brandImage(v.brand) } } : {}),
+  };
+}
+
+/** A `template: "venue"` row as feed and search sections carry it. */
+export function venueTile(v: Venue, from: Point = CITY) {
+  const img = image(venueImage(v));
+  return {
+    template: "venue",
+    title: v.name,
+    track_id: `venue-${v.slug}`,
+    link: {
+      target: v.id,
+      type: "venue-id",
+      selected_delivery_method: "homedelivery",
+      target_sort: "default",
+      venue_mainimage_blurhash: img.blurhash,
+    },
+    image: img,
+    filtering: { filters: [{ id: "primary", values: v.tags }] },
+    sorting: {
+      sortables: [
+        { id: "rating", value: Math.round((v.rating?.score ?? 0) * 10) },
+        { id: "delivery-price", value: v.deliveryFee },
+        { id: "delivery-estimate", value: meanEstimate(v) },
+        { id: "distance", value: distance(from, v) },
+      ],
+    },
+    telemetry_venue_badges: badgesV2(v).map((b) => b.variant),
+    venue: feedVenue(v),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Front page
+
+function venueSection(name: string, title: string, venues: Venue[], from: Point) {
+  return {
+    name,
+    title,
+    template: "venue-list",
+    link: { target: name, type: "venue-list", title: "See all" },
+    end_of_section: { type: "see-all", link: { target: name, type: "venue-list" } },
+    items: venues.map((v) => venueTile(v, from)),
+  };
+}
+
+function brandSection(venues: Venue[]) {
+  const brands = [...new Set(venues.flatMap((v) => v.brand ?? []))];
+  return {
+    name: "brands",
+    title: "Popular brands",
+    template: "brand-carousel",
+    items: brands.map((brand) => ({
+      template: "brand",
+      title: brand,
+      track_id: `brand-${slugify(brand)}`,
+      brand_image: image(brandImage(brand)),
+      link: { target: slugify(brand), type: "brand-venue-list", title: brand },
+    })),
+  };
+}
+
+/** Restaurant categories from venue tags (the feed has no category endpoint). */
+function categorySection(venues: Venue[]) {
+  const counts = new Map<string, number>();
+  for (const v of venues) {
+    if (v.productLine === "restaurant") { for (const t of v.tags) counts.set(t, (counts.get(t) ?? 0) + 1); }
+  }
+  const top = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 12);
+  return {
+    name: "categories",
+    title: "Categories",
+    template: "category-list",
+    items: top.map(([tag, n]) => ({
+      template: "category",
+      title: tag[0].toUpperCase() + tag.slice(1),
+      track_id: `category-${slugify(tag)}`,
+      link: { target: slugify(tag), type: "venue-list-category" },
+      image: image(`https://img.example.test/categories/${slugify(tag)}.jpg`),
+      quantity: n,
+      quantity_str: `${n} places`,
+    })),
+  };
+}
+
+/** A section whose template no client knows: clients must skip it, not fail. */
+const storySection = (cafe: Venue) => ({
+  name: "wolt-stories",
+  title: "Stories",
+  template: "story-carousel-v3",
+  items: [{
+    template: "story",
+    id: "story-cinnamon-buns",
+    headline: "Helsinki's best cinnamon buns",
+    media: { type: "video", url: "https://img.example.test/stories/buns.mp4" },
+    cta: { link: { target: cafe.id, type: "venue-id" } },
+  }],
+});
+
+/** How far from the centre the sandbox city delivers. */
+const CITY_RADIUS_M = 40_000;
+
+function frontPage(ctx: RouteContext): Response {
+  if (!ctx.url.searchParams.has("lat") || !ctx.url.searchParams.has("lon")) {
+    return fail(400, "lat and lon are required");
+  }
+  const at = queryPoint(ctx.url);
+  if (!at) return fail(400, "lat and lon must be numbers");
+  const { venues } = catalog();
+  const popularity = (v: Venue) => v.rating ? v.rating.score * Math.log10(v.rating.volume) : 0;
+  const open = venues.filter((v) => v.availability === "open");
+  const sections = distance(at, CITY) > CITY_RADIUS_M ? [] : [
+    venueSection(
+      "popular-near-you",
+      "Popular near you",
+      [...venues].sort((a, b) => popularity(b) - popularity(a)).slice(0, 12),
+      at,
+    ),
+    brandSection(venues),
+    venueSection(
+      "quickest-delivery-venues",
+      "Fastest delivery",
+      [...open].sort((a, b) => a.estimate.min - b.estimate.min).slice(0, 10),
+      at,
+    ),
+    storySection(venues.find((v) => v.tags.includes("cafe")) ?? venues[0]),
+    venueSection("venues-with-offers", "Offers near you", venues.filter((v) => v.discounts.length), at),
+    categorySection(venues),
+    venueSection("new-venues", "New on Wolt", venues.filter((v) => v.isNew), at),
+    venueSection(
+      "grocery-and-more",
+      "Groceries & more",
+      venues.filter((v) => v.productLine !== "restaurant"),
+      at,
+    ),
+    venueSection("order-again", "Order again", [], at),
+    venueSection(
+      "all-venues",
+      "All venues near you",
+      [...venues].sort((a, b) => distance(at, a) - distance(at, b)),
+      at,
+    ),
+  ];
+  return json({
+    city: CITY.slug,
+    city_data: {
+      name: CITY.name,
+      slug: CITY.slug,
+      country_code_alpha2: CITY.country2,
+      country_code_alpha3: CITY.country3,
+      has_frontpage: true,
+      location: { type: "Point", coordinates: [CITY.lon, CITY.lat] },
+    },
+    name: "front",
+    page_title: "Discovery",
+    track_id: "front",
+    expires_in_seconds: 900,
+    show_map: true,
+    show_large_title: true,
+    sections,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search
+
+/** 0 exact name, 1 prefix, 2 substring, -1 no match (case-insensitive). */
+function relevance(name: string, needle: string): number {
+  const n = name.toLowerCase();
+  return !needle ? -1 : n === needle ? 0 : n.startsWith(needle) ? 1 : n.includes(needle) ? 2 : -1;
+}
+
+/** Hits in relevance order; ties keep catalogue order. */
+function rank<T>(candidates: Iterable<T>, score: (c: T) => number): T[] {
+  const hits: [number, T][] = [];
+  for (const c of candidates) {
+    const r = score(c);
+    if (r >= 0) hits.push([r, c]);
+  }
+  return hits.sort((a, b) => a[0] - b[0]).map(([, c]) => c);
+}
+
+function* allItems(): Generator<[MenuItem, Venue]> {
+  for (const v of catalog().venues) for (const item of v.menu().items) yield [item, v];
+}
+
+const blocked = (i: MenuItem) => i.soldOut || (i.balance !== null && i.balance <= 0);
+
+function itemHit([item, v]: [MenuItem, Venue]) {
+  const img = item.image ? { url: item.image } : null;
+  return {
+    menu_item: {
+      id: item.id,
+      venue_id: v.id,
+      name: item.name,
+      description: item.description,
+      price: item.price,
+      original_price: item.originalPrice,
+      ...currencyOf(v),
+      // Availability is only reported for venues taking orders now.
+      ...(v.availability === "open" ? { is_available: !blocked(item) } : {}),
+      image: img,
+      tags: [],
+      venue_name: v.name,
+      venue_status: v.availability,
+      venue_rating: v.rating?.score ?? null,
+      estimate_range: estimateRange(v),
+      delivery_method: "homedelivery",
+      delivery_method_type: "standard",
+      show_wolt_plus: v.showWoltPlus ?? false,
+      price_type: "standard",
+    },
+    link: {
+      menu_item_details: {
+        id: item.id,
+        venue_id: v.id,
+        venue_slug: v.slug,
+        city_slug: CITY.slug,
+        name: item.name,
+        description: item.description,
+        price: item.price,
+        unit_price: null,
+        unit_price_type: null,
+        unit_size: item.unitInfo,
+        unit_size_type: null,
+        is_sold_by_weight: false,
+        image: img,
+        product_line: v.productLine,
+        action_link: `${shareUrl(v)}/itemid-${item.id}`,
+        venue_image: { url: venueImage(v) },
+        venue_rating: v.rating?.score ?? null,
+      },
+    },
+  };
+}
+
+function search(ctx: RouteContext): Response {
+  const body = ctx.body;
+  if (!isRecord(body) || typeof body.q !== "string") return fail(400, "q must be a string");
+  const target = body.target ?? null;
+  if (target !== null && target !== "items" && target !== "venues") {
+    return fail(400, 'target must be null, "items" or "venues"');
+  }
+  const limit = typeof body.limit === "number" && body.limit >= 1 ? Math.floor(body.limit) : ITEM_SEARCH_CAP;
+  const from = typeof body.lat === "number" && typeof body.lon === "number"
+    ? { lat: body.lat, lon: body.lon }
+    : CITY;
+  const needle = body.q.trim().toLowerCase();
+  const sections = [];
+  if (target !== "items") {
+    const venues = rank(catalog().venues, (v) => {
+      const r = relevance(v.name, needle);
+      if (r >= 0 || !needle) return r;
+      return [v.slug, v.tagline, ...v.tags].some((s) => s.toLowerCase().includes(needle)) ? 3 : -1;
+    });
+    const take = target ? Math.min(limit, VENUE_SEARCH_CAP) : 4;
+    sections.push({
+      name: "venues",
+      title: "Venues",
+      template: "venue-list",
+      items: venues.slice(0, take).map((v) => venueTile(v, from)),
+    });
+  }
+  if (target !== "venues") {
+    const take = target ? Math.min(limit, ITEM_SEARCH_CAP) : 4;
+    const items = rank(allItems(), ([item]) => relevance(item.name, needle)).slice(0, take);
+    sections.push({ name: "items", title: "Items", template: "menu-item-list", items: items.map(itemHit) });
+  }
+  const searchId = `s-${hash32(`${target}:${needle}`).toString(16)}`;
+  return json({ search_id: searchId, expires_in_seconds: 300, sections });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Venue pages
+
+/** A GeoJSON box around the venue (r degrees of latitude, 2r of longitude). */
+function polygon(v: Venue, r: number) {
+  const round = (x: number) => Math.round(x * 1e6) / 1e6;
+  const corners = [[-2, -1], [2, -1], [2, 1], [-2, 1], [-2, -1]];
+  return {
+    type: "Polygon",
+    coordinates: [corners.map(([x, y]) => [round(v.lon + x * r), round(v.lat + y * r)])],
+  };
+}
+
+function wireDiscounts(v: Venue) {
+  return v.discounts.map((d) => ({
+    id: d.id,
+    banner: { formatted_text: d.text },
+    description: { title: d.text },
+    ...(d.itemFraction ? { effect_item_badge: { text: `-${Math.round(d.itemFraction * 100)}%` } } : {}),
+    conditions: d.freeDeliveryOver
+      ? { minimum_basket_value: d.freeDeliveryOver, delivery_methods: ["homedelivery"] }
+      : null,
+    optional: false,
+    tap_to_apply: false,
+    effects: d.itemFraction
+      ? { item_discount: { fraction: d.itemFraction, include: { items: v.menu().categories[0].itemIds } } }
+      : { delivery_discount: { fraction: 1 } },
+  }));
+}
+
+/** Opening times on the wire: seconds since midnight, or the legacy `{"$date": ms}` form. */
+function wireOpeningTimes(v: Venue) {
+  const value = (s: number) => v.legacyOpeningTimes ? { $date: s * 1000 } : s;
+  return Object.fromEntries(
+    Object.entries(v.openingTimes).map(([day, windows]) => [
+      day,
+      windows.flatMap((
+        [open, close],
+      ) => [{ type: "open", value: value(open) }, { type: "close", value: value(close) }]),
+    ]),
+  );
+}
+
+function withVenue(handler: (v: Venue, ctx: RouteContext) => Response) {
+  return (ctx: RouteContext): Response => {
+    const v = catalog().bySlug.get(ctx.params.slug);
+    return v ? handler(v, ctx) : fail(404, "venue not found");
+  };
+}
+
+const staticPage = withVenue((v) =>
+  json({
+    order_minimum: v.orderMinimum,
+    venue: {
+      id: v.id,
+      slug: v.slug,
+      name: v.name,
+      address: v.address,
+      post_code: v.postCode,
+      city: CITY.name,
+      country: CITY.country3,
+      ...currencyOf(v),
+      timezone: CITY.timezone,
+      share_url: shareUrl(v),
+      delivery_methods: v.productLine === "restaurant" ? ["homedelivery", "takeaway"] : ["homedelivery"],
+      rating: v.rating ? { score: v.rating.score, score_raw: v.rating.score, volume: v.rating.volume } : null,
+      image_url: venueImage(v),
+      image_blurhash: blurhash(venueImage(v)),
+      brand_logo_image_url: v.brand ? brandImage(v.brand) : null,
+      description: v.tagline,
+      product_line: v.productLine,
+      delivery_geo_range: polygon(v, 0.03),
+      self_delivery: false,
+    },
+    venue_raw: {
+      id: v.id,
+      name: v.name,
+      location: { type: "Point", coordinates: [v.lon, v.lat] },
+      food_tags: v.tags,
+      price_range: v.priceRange,
+      tipping: { type: "pre_checkout", tip_amounts: [100, 200, 300], ...currencyOf(v) },
+      allowed_payment_methods: ["card", "applepay", "googlepay"],
+      short_description: v.taglineV2Only ? [{ lang: "en", value: v.tagline }] : v.tagline,
+      opening_times: wireOpeningTimes(v),
+      discounts: wireDiscounts(v),
+    },
+  })
+);
+
+function deliveryConfigs(v: Venue) {
+  if (v.availability === "closed") return [];
+  const estimate = (min: number, max: number) => ({ min, mean: (min + max) / 2, max });
+  const { min, max } = v.estimate;
+  const standard = { method: "homedelivery", schedule: "standard", estimate: estimate(min, max) };
+  if (!v.priority || v.availability !== "open") return [standard];
+  return [standard, {
+    method: "homedelivery",
+    schedule: "priority",
+    estimate: estimate(Math.max(5, min - 10), Math.max(10, max - 10)),
+  }];
+}
+
+const dynamicPage = withVenue((v, ctx) => {
+  if (!queryPoint(ctx.url)) return fail(400, "lat and lon must be numbers");
+  const open = v.availability === "open";
+  const serviceRate = v.productLine === "restaurant" ? 0.05 : 0.03;
+  return json({
+    order_minimum: v.orderMinimum,
+    venue: {
+      id: v.id,
+      slug: v.slug,
+      online: open,
+      timezone: CITY.timezone,
+      delivery_open_status: { is_open: open },
+      delivery_configs: deliveryConfigs(v),
+      banners: v.discounts.map((d) => ({
+        title: d.text,
+        discount: {
+          formatted_text: d.itemFraction ? `-${Math.round(d.itemFraction * 100)}%` : "Free delivery",
+        },
+      })),
+      offer_assistant: {
+        offer_trackers: v.discounts.flatMap((d) =>
+          d.freeDeliveryOver
+            ? [{ title: `Spend ${formatMoney(d.freeDeliveryOver, v.currency)} for free delivery` }]
+            : []
+        ),
+      },
+      promotions: promotions(v),
+    },
+    venue_raw: {
+      delivery_specs: {
+        original_delivery_price: v.deliveryFee,
+        delivery_enabled: v.availability !== "closed",
+        geo_range: polygon(v, 0.03),
+        order_minimum_no_surcharge: v.orderMinimum,
+        delivery_pricing: {
+          price_ranges: [
+            { min: 0, max: v.orderMinimum, a: 200, b: 0 },
+            { min: v.orderMinimum, max: 0, a: 0, b: serviceRate },
+          ],
+        },
+      },
+      discounts: wireDiscounts(v),
+      alive: open ? 1 : 0,
+      preestimate_total: meanEstimate(v),
+    },
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Assortment
+
+const wireBinding = (b: OptionBinding) => ({
+  id: b.id,
+  option_id: b.optionId,
+  name: b.name,
+  prerequisite_values: [],
+  ...(b.range
+    ? {
+      multi_choice_config: { total_range: b.range, max_single_selections: b.maxSingle, free_selections: 0 },
+    }
+    : {}),
+});
+
+const wireGroup = (g: OptionGroup) => ({
+  id: g.id,
+  name: g.name,
+  type: g.type,
+  default_value: g.defaultValue,
+  values: g.values,
+});
+
+function wireItem(item: MenuItem) {
+  return {
+    id: item.id,
+    name: item.name,
+    description: item.description,
+    price: item.price,
+    original_price: item.originalPrice,
+    lowest_price: null,
+    unit_info: item.unitInfo,
+    unit_price: null,
+    sell_by_weight_config: null,
+    images: item.image ? [image(item.image)] : [],
+    options: item.options.map(wireBinding),
+    disabled_info: item.soldOut ? { disable_text: "Sold out", disabled_reason: "out_of_stock" } : null,
+    purchasable_balance: item.balance,
+    should_display_purchasable_balance: item.balance !== null && item.balance > 0,
+    min_quantity_per_purchase: null,
+    max_quantity_per_purchase: item.maxPerPurchase,
+    is_wolt_plus_only: item.woltPlusOnly,
+    restrictions: item.ageLimit ? [{ type: "age_restricted", age_limit: item.ageLimit }] : [],
+    allowed_delivery_methods: ["homedelivery", "takeaway"],
+    alcohol_permille: item.alcoholPermille,
+    vat_percentage: Math.trunc(item.vat),
+    vat_percentage_decimal: item.vat,
+    dietary_preferences: [],
+    checksum: itemChecksum(item),
+  };
+}
+
+/** `{items, options}`: the items plus the option groups they reference. */
+function itemsPayload(menu: Menu, items: MenuItem[]) {
+  const groupIds = new Set(items.flatMap((i) => i.options.map((o) => o.optionId)));
+  return {
+    items: items.map(wireItem),
+    options: [...groupIds].map((id) => wireGroup(menu.groupById.get(id)!)),
+  };
+}
+
+function wireCategory(c: Category): Record<string, unknown> {
+  return {
+    id: c.id,
+    slug: c.slug,
+    name: c.name,
+    description: c.description,
+    item_ids: c.itemIds,
+    subcategories: c.subcategories.map(wireCategory),
+  };
+}
+
+const assortment = withVenue((v) => {
+  const menu = v.menu();
+  const partial = menu.loading === "partial";
+  return json({
+    loading_strategy: menu.loading,
+    available_languages: ["en", "fi"],
+    categories: menu.categories.map(wireCategory),
+    ...(partial ? { items: [], options: [] } : itemsPayload(menu, menu.items)),
+    variant_groups: [],
+  });
+});
+
+/** A category and everything below it. */
+const subtree = (c: Category): Category[] => [c, ...c.subcategories.flatMap(subtree)];
+
+const assortmentCategory = withVenue((v, ctx) => {
+  const menu = v.menu();
+  const cat = menu.categoryBySlug.get(ctx.params.category);
+  if (!cat) return fail(404, "category not found");
+  // Partial venues send ids only; the client hydrates them through the items endpoint.
+  const items = menu.loading === "partial"
+    ? []
+    : subtree(cat).flatMap((c) => c.itemIds.map((id) => menu.itemById.get(id)!));
+  return json({ category: wireCategory(cat), ...itemsPayload(menu, items) });
+});
+
+const assortmentItems = withVenue((v, ctx) => {
+  const ids = isRecord(ctx.body) ? ctx.body.item_ids : undefined;
+  if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string")) {
+    return fail(400, "item_ids must be an array of strings");
+  }
+  if (ids.length > ITEM_BATCH_MAX) return fail(400, `at most ${ITEM_BATCH_MAX} item_ids per request`);
+  const menu = v.menu();
+  return json(itemsPayload(menu, ids.flatMap((id) => menu.itemById.get(id) ?? [])));
+});
+
+const VENUE_ITEM_SEARCH_CAP = 100;
+
+const assortmentSearch = withVenue((v, ctx) => {
+  const q = isRecord(ctx.body) ? ctx.body.q : undefined;
+  if (typeof q !== "string") return fail(400, "q must be a string");
+  const menu = v.menu();
+  const needle = q.trim().toLowerCase();
+  const hits = rank(menu.items, (i) => relevance(i.name, needle)).slice(0, VENUE_ITEM_SEARCH_CAP);
+  return json(itemsPayload(menu, hits));
+});
+
+// ---------------------------------------------------------------------------------------------
+// Venue content (two pages) and item detail
+
+const CONTENT_PAGE_2 = "page-2";
+/** Items per section on partial venues, whose full shelves the content API does not list. */
+const CONTENT_PARTIAL_ITEMS = 20;
+
+const venueContent = withVenue((v, ctx) => {
+  const token = ctx.url.searchParams.get("next_page_token");
+  if (token && token !== CONTENT_PAGE_2) return fail(400, "invalid next_page_token");
+  const menu = v.menu();
+  const leaves = menu.categories.flatMap(subtree).filter((c) => c.itemIds.length);
+  const half = Math.ceil(leaves.length / 2);
+  const cap = menu.loading === "partial" ? CONTENT_PARTIAL_ITEMS : undefined;
+  const sections = (token ? leaves.slice(half) : leaves.slice(0, half)).map((c) => ({
+    id: c.id,
+    slug: c.slug,
+    name: c.name,
+    description: c.description,
+    items: c.itemIds.slice(0, cap).map((id) => menu.itemById.get(id)!),
+  }));
+  const page = itemsPayload(menu, sections.flatMap((s) => s.items));
+  return json({
+    venue_id: v.id,
+    sections: sections.map((s) => ({ ...s, items: s.items.map(wireItem) })),
+    options: page.options,
+    next_page_token: token ? null : CONTENT_PAGE_2,
+  });
+});
+
+function itemDetail(ctx: RouteContext): Response {
+  const v = catalog().byId.get(ctx.params.venueId);
+  const menu = v?.menu();
+  const item = menu?.itemById.get(ctx.params.itemId);
+  if (!v || !menu || !item) return fail(404, "item not found");
+  const { items: [wired], options } = itemsPayload(menu, [item]);
+  return json({
+    item: { ...wired, venue_id: v.id, category_id: item.categoryId, ...currencyOf(v) },
+    options,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Geocoding proxy (Google shape)
+
+/** Known addresses (the account fixtures' among them): [lower-case key, formatted address, lat, lng]. */
+const PLACES: [string, string, number, number][] = [
+  ["kotikatu 5", "Kotikatu 5, 00100 Helsinki, Finland", 60.1699, 24.9384],
+  ["toimistotie 2", "Toimistotie 2, 00180 Helsinki, Finland", 60.1602, 24.9201],
+  ["mökkipolku 9", "Mökkipolku 9, 00890 Helsinki, Finland", 60.1531, 25.0632],
+  ["mannerheimintie 1", "Mannerheimintie 1, 00100 Helsinki, Finland", 60.1689, 24.941],
+  ["aleksanterinkatu 52", "Aleksanterinkatu 52, 00100 Helsinki, Finland", 60.1687, 24.9447],
+  ["rautatientori", "Rautatientori, 00100 Helsinki, Finland", 60.171, 24.9414],
+  ["kauppatori", "Kauppatori, 00170 Helsinki, Finland", 60.1675, 24.9525],
+];
+
+/** A stable point near the centre for addresses the table does not know. */
+function approximate(address: string): [string, string, number, number] {
+  const rnd = seeded(`geocode:${address.toLowerCase()}`);
+  return [
+    "",
+    /helsinki/i.test(address) ? `${address}, Finland` : `${address}, Helsinki, Finland`,
+    Math.round((CITY.lat + (rnd() - 0.5) * 0.04) * 1e6) / 1e6,
+    Math.round((CITY.lon + (rnd() - 0.5) * 0.08) * 1e6) / 1e6,
+  ];
+}
+
+function geocode(ctx: RouteContext): Response {
+  const address = ctx.url.searchParams.get("address")?.trim() ?? "";
+  if (!address) {
+    return json({
+      results: [],
+      status: "INVALID_REQUEST",
+      error_message: "Missing the 'address' parameter.",
+    });
+  }
+  const key = address.toLowerCase();
+  if (key.includes("nowhere")) return json({ results: [], status: "ZERO_RESULTS" });
+  const known = PLACES.find(([k]) => key.includes(k));
+  const [, formatted, lat, lng] = known ?? approximate(address);
+  return json({
+    status: "OK",
+    results: [{
+      formatted_address: formatted,
+      geometry: { location: { lat, lng }, location_type: known ? "ROOFTOP" : "APPROXIMATE" },
+      place_id: `sandbox-${hash32(formatted).toString(16)}`,
+      types: ["street_address"],
+      ...(known ? {} : { partial_match: true }),
+    }],
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const retired = (): Response => apiError(410, 410, "Please update your app");
+
+const ASSORTMENT = "/consumer-api/consumer-assortment/v1/venues/slug/:slug/assortment";
+
+const get = (host: Route["host"], pattern: string, handle: Route["handle"]): Route => ({
+  host,
+  method: "GET",
+  pattern,
+  auth: "optional",
+  handle,
+});
+const post = (host: Route["host"], pattern: string, handle: Route["handle"]): Route => ({
+  ...get(host, pattern, handle),
+  method: "POST",
+});
+
+export const discoveryRoutes: Route[] = [
+  get("consumer_api", "/v1/pages/front", frontPage),
+  post("user_api", "/v1/pages/search", search),
+  get("consumer_api", "/order-xp/web/v1/pages/venue/slug/:slug/static", staticPage),
+  get("consumer_api", "/order-xp/web/v1/venue/slug/:slug/dynamic/", dynamicPage),
+  get("consumer_api", ASSORTMENT, assortment),
+  get("consumer_api", `${ASSORTMENT}/categories/slug/:category`, assortmentCategory),
+  post("consumer_api", `${ASSORTMENT}/items`, assortmentItems),
+  post("consumer_api", `${ASSORTMENT}/items/search`, assortmentSearch),
+  get("consumer_api", "/consumer-api/venue-content-api/v3/web/venue-content/slug/:slug", venueContent),
+  get("consumer_api", "/order-xp/web/v1/pages/venue/:venueId/item/:itemId", itemDetail),
+  get("user_api", "/v3/venues/:id", retired),
+  get("user_api", "/v3/venues/slug/:slug", retired),
+  get("user_api", "/v1/google/geocode/json", geocode),
+];

@@ -1,0 +1,79 @@
+/** Gateway end to end: retries, Retry-After, status mapping, invalid bodies, timeouts, no retry of mutations. */
+
+import assert from "node:assert/strict";
+import { calls, withEnv } from "./helpers.ts";
+
+const ME = "GET user_api /v1/user/me";
+
+Deno.test("gateway maps upstream failures to SVC_* codes and retries only what is safe", async () => {
+  await withEnv(async (t) => {
+    const s = await t.sandbox.mintSession();
+    const status = (extra: string[] = [], env: Record<string, string> = {}) =>
+      t.run(["status", "--wtoken", s.access_token, "--format", "json", ...extra], env);
+    const scenario = async (fault: Record<string, unknown>, extra: string[] = [], env: Record<string, string> = {}) => {
+      t.sandbox.clearLog();
+      t.sandbox.setFaults([{ host: "user_api", path: "/v1/user/me", ...fault }]);
+      const r = await status(extra, env);
+      t.sandbox.setFaults([]);
+      return { r, log: calls(t.log()) };
+    };
+
+    // 429 with Retry-After on a GET: waited for and retried.
+    let { r, log } = await scenario({ status: 429, retry_after: "1", times: 1 });
+    assert.equal(r.code, 0, r.stdout);
+    assert.deepEqual(log, [ME, ME]);
+    const gap = Date.parse(t.log()[1].at) - Date.parse(t.log()[0].at);
+    assert.ok(gap >= 900, `Retry-After honoured (${gap} ms)`);
+
+    // A Retry-After beyond the wait budget is reported, not slept on.
+    ({ r, log } = await scenario({ status: 429, retry_after: "120" }));
+    assert.equal(r.code, 1);
+    assert.equal(r.json().error?.code, "SVC_RATE_LIMITED");
+    assert.equal(r.json().error?.details?.retry_after_ms, 120000);
+    assert.deepEqual(log, [ME]);
+
+    // 503 forever: three attempts in all, then SVC_UPSTREAM_TEMPORARY.
+    ({ r, log } = await scenario({ status: 503 }));
+    assert.equal(r.json().error?.code, "SVC_UPSTREAM_TEMPORARY");
+    assert.deepEqual(log, [ME, ME, ME]);
+
+    // Bodies that are not JSON are invalid responses, not crashes.
+    ({ r } = await scenario({ truncate: true }));
+    assert.equal(r.code, 1);
+    assert.equal(r.json().error?.code, "SVC_UPSTREAM_INVALID_RESPONSE");
+    ({ r } = await scenario({ html: true }));
+    assert.equal(r.json().error?.code, "SVC_UPSTREAM_INVALID_RESPONSE");
+
+    // Status mapping.
+    const mapped: Array<[Record<string, unknown>, string]> = [
+      [{ status: 403 }, "SVC_FORBIDDEN"],
+      [{ status: 404 }, "SVC_NOT_FOUND"],
+      [{ status: 410, body: { error_code: 410, msg: "Please update your app" } }, "SVC_CLIENT_OUTDATED"],
+      [{ status: 410, body: { msg: "gone" } }, "SVC_UNSUPPORTED_ENDPOINT"],
+      [{ status: 501 }, "SVC_UNSUPPORTED_ENDPOINT"],
+      [{ status: 418 }, "SVC_UPSTREAM_ERROR"],
+    ];
+    for (const [fault, code] of mapped) {
+      ({ r, log } = await scenario(fault));
+      assert.equal(r.code, 1);
+      assert.equal(r.json().error?.code, code, JSON.stringify(fault));
+      assert.deepEqual(log, [ME], `${code}: not retried`);
+    }
+
+    // A slow upstream hits the timeout, then the retries, then fails cleanly.
+    ({ r, log } = await scenario({ delay_ms: 800 }, [], { SVC_HTTP_TIMEOUT_MS: "200" }));
+    assert.equal(r.json().error?.code, "SVC_UPSTREAM_TEMPORARY");
+    assert.match(r.json().error?.message ?? "", /timed out/);
+  });
+});
+
+Deno.test("a failing token refresh (a mutation) is never retried", async () => {
+  await withEnv(async (t) => {
+    const s = await t.sandbox.mintSession({ accessTtlSeconds: -60 });
+    t.sandbox.setFaults([{ host: "auth", path: "/v1/wauth2/access_token", status: 503 }]);
+    const r = await t.run(["status", "--wtoken", s.access_token, "--wrtoken", s.refresh_token, "--format", "json"]);
+    assert.equal(r.code, 1);
+    assert.equal(r.json().error?.code, "SVC_UPSTREAM_TEMPORARY");
+    assert.deepEqual(calls(t.log()), ["POST auth /v1/wauth2/access_token"]);
+  });
+});
