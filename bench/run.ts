@@ -13,7 +13,8 @@ function median(xs: number[]): number {
 
 async function time(args: string[], env: Record<string, string>): Promise<number> {
   const started = performance.now();
-  const out = await new Deno.Command(join(ROOT, "svc"), { args, env, stdout: "null", stderr: "null" }).output();
+  const out = await new Deno.Command(join(ROOT, "svc"), { args, env, stdout: "null", stderr: "null" })
+    .output();
   const ms = performance.now() - started;
   if (out.code !== 0) throw new Error(`svc ${args.join(" ")} exited ${out.code}`);
   return ms;
@@ -33,7 +34,11 @@ try {
   for (const [name, args] of cases) {
     const samples: number[] = [];
     for (let i = 0; i < RUNS; i++) samples.push(await time(args, env));
-    console.log(`${name.padEnd(44)} ${median(samples).toFixed(1).padStart(7)}  (min ${Math.min(...samples).toFixed(1)})`);
+    console.log(
+      `${name.padEnd(44)} ${median(samples).toFixed(1).padStart(7)}  (min ${
+        Math.min(...samples).toFixed(1)
+      })`,
+    );
   }
 } finally {
   await Deno.remove(tmp, { recursive: true });

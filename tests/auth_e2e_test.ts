@@ -38,7 +38,15 @@ Deno.test("status without credentials: authenticated=false, a warning, exit 0, n
 Deno.test("status with a saved session reports user, country and expiry from one /v1/user/me call", async () => {
   await withEnv(async (t) => {
     const s = await t.sandbox.mintSession();
-    const login = await t.run(["login", "--wtoken", s.access_token, "--wrtoken", s.refresh_token, "--format", "json"]);
+    const login = await t.run([
+      "login",
+      "--wtoken",
+      s.access_token,
+      "--wrtoken",
+      s.refresh_token,
+      "--format",
+      "json",
+    ]);
     assert.equal(login.code, 0, login.stderr);
     assert.deepEqual(t.log(), [], "login with tokens makes no upstream call");
     const r = await t.run(["status", "--format", "json"]);
@@ -75,7 +83,9 @@ Deno.test("every --wtoken form is accepted, per run and by login", async () => {
   await withEnv(async (t) => {
     const s = await t.sandbox.mintSession();
     const jwt = s.access_token, rt = s.refresh_token;
-    const cookieJson = encodeURIComponent(JSON.stringify({ accessToken: jwt, expirationTime: Date.now() + 1e6 }));
+    const cookieJson = encodeURIComponent(
+      JSON.stringify({ accessToken: jwt, expirationTime: Date.now() + 1e6 }),
+    );
     const forms: Array<[string, string, string | undefined]> = [
       ["raw JWT", jwt, undefined],
       ["Bearer", `Bearer ${jwt}`, undefined],
@@ -269,7 +279,10 @@ Deno.test("logout clears the four credential fields, keeps location preferences,
     assert.deepEqual(d.cleared.sort(), ["cookies", "svc_address_id", "wrefresh_token", "wtoken"]);
     assert.equal(d.slug_cache_removed, true);
     const cfg = await t.readConfig() as Profiles;
-    assert.deepEqual(cfg.profiles.default, { location: { lat: 60.17, lon: 24.94 }, address: "Kotikatu 5, Helsinki" });
+    assert.deepEqual(cfg.profiles.default, {
+      location: { lat: 60.17, lon: 24.94 },
+      address: "Kotikatu 5, Helsinki",
+    });
     assert.equal(cfg.profiles.other.wtoken, "keep-me-please-1234567890", "other profiles untouched");
     await assert.rejects(Deno.stat(cache));
     assert.deepEqual(t.log(), []);
@@ -302,7 +315,11 @@ Deno.test("--verbose: trace on stderr, token preview and cookie count, no token 
     assert.match(d.token_preview ?? "", /^.{6}\.\.\..{6}$/);
     assert.deepEqual(d.http_trace?.map((e) => `${e.method} ${e.status}`), ["POST 200", "GET 200"]);
     assertNoSecrets(r.stdout + r.stderr, [s.access_token, s.refresh_token, "supersecretcookievalue123"]);
-    assert.doesNotMatch(r.stdout + r.stderr, /eyJ[\w-]{10,}\.[\w-]{10,}/, "no JWT of any kind (rotated ones included)");
+    assert.doesNotMatch(
+      r.stdout + r.stderr,
+      /eyJ[\w-]{10,}\.[\w-]{10,}/,
+      "no JWT of any kind (rotated ones included)",
+    );
     // Error envelopes in verbose mode carry upstream diagnostics, still redacted.
     t.sandbox.setFaults([{ path: "/v1/user/me", status: 500, body: { msg: `boom ${s.access_token}` } }]);
     const e = await t.run(["status", "--verbose", "--format", "json", "--wtoken", s.access_token]);

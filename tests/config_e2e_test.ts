@@ -13,7 +13,9 @@ Deno.test("config is 0600 inside a 0700 directory", async () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal((await Deno.stat(t.configPath)).mode! & 0o777, 0o600);
     assert.equal((await Deno.stat(join(t.dir, "home"))).mode! & 0o777, 0o700);
-    const leftovers = [...Deno.readDirSync(join(t.dir, "home"))].map((e) => e.name).filter((n) => n.includes(".tmp-"));
+    const leftovers = [...Deno.readDirSync(join(t.dir, "home"))].map((e) => e.name).filter((n) =>
+      n.includes(".tmp-")
+    );
     assert.deepEqual(leftovers, [], "no temp files left behind");
   });
 });
@@ -51,8 +53,11 @@ Deno.test("a corrupt config gives SVC_CONFIG_INVALID and is never overwritten", 
 Deno.test("20 processes writing different profiles concurrently lose no update", async () => {
   await withEnv(async (t) => {
     const s = await t.sandbox.mintSession();
-    const runs = Array.from({ length: 20 }, (_, i) =>
-      t.spawn(["login", "--profile", `p${i}`, "--wtoken", s.access_token, "--cookie", `n=${i}`]).done);
+    const runs = Array.from(
+      { length: 20 },
+      (_, i) =>
+        t.spawn(["login", "--profile", `p${i}`, "--wtoken", s.access_token, "--cookie", `n=${i}`]).done,
+    );
     const results = await Promise.all(runs);
     assert.deepEqual(results.map((r) => r.code), Array(20).fill(0), results.map((r) => r.stderr).join("\n"));
     const cfg = JSON.parse(await Deno.readTextFile(t.configPath)) as Profiles;
@@ -65,7 +70,17 @@ Deno.test("20 processes writing different profiles concurrently lose no update",
 Deno.test("configure: creates, rotates credentials only without --overwrite, replaces with --overwrite", async () => {
   await withEnv(async (t) => {
     const a = await t.sandbox.mintSession(), b = await t.sandbox.mintSession();
-    const r1 = await t.run(["configure", "--profile-name", "work", "--wtoken", a.access_token, "--wrtoken", a.refresh_token, "--format", "json"]);
+    const r1 = await t.run([
+      "configure",
+      "--profile-name",
+      "work",
+      "--wtoken",
+      a.access_token,
+      "--wrtoken",
+      a.refresh_token,
+      "--format",
+      "json",
+    ]);
     assert.equal(r1.code, 0, r1.stdout);
     assert.deepEqual(r1.json<Record<string, unknown>>().data, {
       profile: "work",
@@ -78,13 +93,32 @@ Deno.test("configure: creates, rotates credentials only without --overwrite, rep
     cfg.profiles.work.location = { lat: 60.1, lon: 24.9 };
     cfg.profiles.work.svc_address_id = "66a000000000000000000002";
     await t.writeConfig(cfg);
-    const r2 = await t.run(["configure", "--profile-name", "work", "--wtoken", b.access_token, "--format", "json"]);
-    assert.deepEqual(r2.json<{ updated_fields: string[]; created: boolean }>().data.updated_fields, ["wtoken"]);
+    const r2 = await t.run([
+      "configure",
+      "--profile-name",
+      "work",
+      "--wtoken",
+      b.access_token,
+      "--format",
+      "json",
+    ]);
+    assert.deepEqual(r2.json<{ updated_fields: string[]; created: boolean }>().data.updated_fields, [
+      "wtoken",
+    ]);
     let p = (await t.readConfig() as Profiles).profiles.work;
     assert.equal(p.wtoken, b.access_token);
     assert.equal(p.wrefresh_token, a.refresh_token, "refresh token kept");
     assert.deepEqual(p.location, { lat: 60.1, lon: 24.9 }, "preferences kept");
-    const r3 = await t.run(["configure", "--profile-name", "work", "--cookie", `__wtoken=${a.access_token}`, "--overwrite", "--format", "json"]);
+    const r3 = await t.run([
+      "configure",
+      "--profile-name",
+      "work",
+      "--cookie",
+      `__wtoken=${a.access_token}`,
+      "--overwrite",
+      "--format",
+      "json",
+    ]);
     assert.equal(r3.json<{ overwritten: boolean }>().data.overwritten, true);
     p = (await t.readConfig() as Profiles).profiles.work;
     assert.deepEqual(p, { wtoken: a.access_token, cookies: [`__wtoken=${a.access_token}`] });
@@ -94,7 +128,10 @@ Deno.test("configure: creates, rotates credentials only without --overwrite, rep
     assert.equal(st.json().meta.profile, "work");
     // Usage errors: no credentials, bad profile name.
     assert.equal((await t.run(["configure", "--profile-name", "x"])).code, 2);
-    assert.equal((await t.run(["configure", "--profile-name", "../evil", "--wtoken", a.access_token])).code, 2);
+    assert.equal(
+      (await t.run(["configure", "--profile-name", "../evil", "--wtoken", a.access_token])).code,
+      2,
+    );
   });
 });
 

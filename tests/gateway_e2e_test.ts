@@ -10,7 +10,11 @@ Deno.test("gateway maps upstream failures to SVC_* codes and retries only what i
     const s = await t.sandbox.mintSession();
     const status = (extra: string[] = [], env: Record<string, string> = {}) =>
       t.run(["status", "--wtoken", s.access_token, "--format", "json", ...extra], env);
-    const scenario = async (fault: Record<string, unknown>, extra: string[] = [], env: Record<string, string> = {}) => {
+    const scenario = async (
+      fault: Record<string, unknown>,
+      extra: string[] = [],
+      env: Record<string, string> = {},
+    ) => {
       t.sandbox.clearLog();
       t.sandbox.setFaults([{ host: "user_api", path: "/v1/user/me", ...fault }]);
       const r = await status(extra, env);
@@ -71,7 +75,15 @@ Deno.test("a failing token refresh (a mutation) is never retried", async () => {
   await withEnv(async (t) => {
     const s = await t.sandbox.mintSession({ accessTtlSeconds: -60 });
     t.sandbox.setFaults([{ host: "auth", path: "/v1/wauth2/access_token", status: 503 }]);
-    const r = await t.run(["status", "--wtoken", s.access_token, "--wrtoken", s.refresh_token, "--format", "json"]);
+    const r = await t.run([
+      "status",
+      "--wtoken",
+      s.access_token,
+      "--wrtoken",
+      s.refresh_token,
+      "--format",
+      "json",
+    ]);
     assert.equal(r.code, 1);
     assert.equal(r.json().error?.code, "SVC_UPSTREAM_TEMPORARY");
     assert.deepEqual(calls(t.log()), ["POST auth /v1/wauth2/access_token"]);

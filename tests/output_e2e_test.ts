@@ -46,7 +46,11 @@ Deno.test("usage errors exit 2 with SVC_USAGE / SVC_INVALID_ARGUMENT and make no
       [["status", "--bogus", "--format", "json"], "SVC_USAGE", /unknown option/],
       [["nosuchcommand", "--format", "json"], "SVC_USAGE", /unknown command/],
       [["status", "--format", "xml"], "SVC_INVALID_ARGUMENT", /unsupported --format/],
-      [["feed", "--address", "Kotikatu 5", "--lat", "60", "--lon", "24", "--format", "json"], "SVC_INVALID_ARGUMENT", /cannot be combined/],
+      [
+        ["feed", "--address", "Kotikatu 5", "--lat", "60", "--lon", "24", "--format", "json"],
+        "SVC_INVALID_ARGUMENT",
+        /cannot be combined/,
+      ],
       [["feed", "--lat", "60", "--format", "json"], "SVC_INVALID_ARGUMENT", /together/],
       [["feed", "--lat", "160", "--lon", "24", "--format", "json"], "SVC_INVALID_ARGUMENT", /--lat/],
       [["status", "--locale", "not a locale!", "--format", "json"], "SVC_INVALID_ARGUMENT", /--locale/],
@@ -70,7 +74,13 @@ Deno.test("usage errors exit 2 with SVC_USAGE / SVC_INVALID_ARGUMENT and make no
 Deno.test("exit codes: auth required is 4", async () => {
   await withEnv(async (t) => {
     t.sandbox.setFaults([{ path: "/v1/user/me", status: 401 }]);
-    const r = await t.run(["status", "--wtoken", "opaque-token-without-refresh-0123456789", "--format", "json"]);
+    const r = await t.run([
+      "status",
+      "--wtoken",
+      "opaque-token-without-refresh-0123456789",
+      "--format",
+      "json",
+    ]);
     assert.equal(r.code, 4);
     assert.equal(r.json().error?.code, "SVC_AUTH_REQUIRED");
     assert.match(String(r.json().error?.details?.hint), /svc login/);
@@ -84,7 +94,25 @@ Deno.test("--help and --version exit 0; both layouts are declared", async () => 
     assert.match(v.stdout.trim(), /^\d+\.\d+\.\d+$/);
     const h = await t.run(["--help"]);
     assert.equal(h.code, 0);
-    for (const c of ["login", "logout", "status", "account", "feed", "top", "venues", "items", "venue", "cart", "checkout", "stats", "auth", "profile", "configure"]) {
+    for (
+      const c of [
+        "login",
+        "logout",
+        "status",
+        "account",
+        "feed",
+        "top",
+        "venues",
+        "items",
+        "venue",
+        "cart",
+        "checkout",
+        "stats",
+        "auth",
+        "profile",
+        "configure",
+      ]
+    ) {
       assert.match(h.stdout, new RegExp(`^  ${c}\\b`, "m"), c);
     }
     const aliases = await t.run(["profile", "history", "--help"]);
@@ -103,14 +131,25 @@ Deno.test("tables: Field/Value rows on stdout, warnings on stderr, no ANSI colou
     assert.equal(r.code, 0);
     assert.match(r.stdout, /authenticated\s+no/);
     assert.match(r.stderr, /Warning: no auth credentials provided/);
-    assert.doesNotMatch(r.stdout + r.stderr, /\x1b\[/);
+    assert.ok(!(r.stdout + r.stderr).includes("\u001b["), "no ANSI escape");
   });
 });
 
 Deno.test("deno run without a config (as from a URL) works with the published import map", async () => {
   await withEnv(async (t) => {
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--quiet", "--no-config", "--no-lock", "--import-map=import_map.json", ...SVC_PERMISSIONS, MAIN, "status", "--format", "json"],
+      args: [
+        "run",
+        "--quiet",
+        "--no-config",
+        "--no-lock",
+        "--import-map=import_map.json",
+        ...SVC_PERMISSIONS,
+        MAIN,
+        "status",
+        "--format",
+        "json",
+      ],
       env: t.env,
       clearEnv: true,
       cwd: new URL("..", import.meta.url),

@@ -5,7 +5,8 @@ import { parseTokenInput, tokenPreview, tokensFromCookies } from "../src/auth/to
 import { resolveCredentials } from "../src/auth/session.ts";
 import { redact } from "../src/gateway/redact.ts";
 
-const b64 = (o: unknown) => btoa(JSON.stringify(o)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+const b64 = (o: unknown) =>
+  btoa(JSON.stringify(o)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
 const jwt = (claims: Record<string, unknown>) => `${b64({ alg: "HS256" })}.${b64(claims)}.c2ln`;
 const A = jwt({ sub: "a", exp: 4102444800 });
 const B = jwt({ sub: "b", exp: 4102444800 });
@@ -13,11 +14,17 @@ const B = jwt({ sub: "b", exp: 4102444800 });
 Deno.test("parseTokenInput: every accepted form", () => {
   assert.deepEqual(parseTokenInput(A), { access: A });
   assert.deepEqual(parseTokenInput(`  "Bearer ${A}" `), { access: A });
-  assert.deepEqual(parseTokenInput(JSON.stringify({ accessToken: A, refreshToken: "r1" })), { access: A, refresh: "r1" });
+  assert.deepEqual(parseTokenInput(JSON.stringify({ accessToken: A, refreshToken: "r1" })), {
+    access: A,
+    refresh: "r1",
+  });
   assert.deepEqual(parseTokenInput(encodeURIComponent(JSON.stringify({ accessToken: A }))), { access: A });
   assert.deepEqual(parseTokenInput(`accessToken=${A}&refreshToken=r2`), { access: A, refresh: "r2" });
   const cookieValue = encodeURIComponent(JSON.stringify({ accessToken: A, expirationTime: 1 }));
-  assert.deepEqual(parseTokenInput(`a=1; __wtoken=${cookieValue}; __wrtoken=r3`), { access: A, refresh: "r3" });
+  assert.deepEqual(parseTokenInput(`a=1; __wtoken=${cookieValue}; __wrtoken=r3`), {
+    access: A,
+    refresh: "r3",
+  });
   assert.deepEqual(parseTokenInput(JSON.stringify({ data: { access_token: A } })), { access: A });
   assert.deepEqual(parseTokenInput("garbage with spaces"), {});
   assert.deepEqual(parseTokenInput("opaqueTokenWithoutDots123"), { access: "opaqueTokenWithoutDots123" });
@@ -34,7 +41,11 @@ Deno.test("refresh-token search order of spec §5.6", () => {
     wrefresh_token: "p4",
     cookies: ["__wrtoken=p6"],
   };
-  const full = { wtoken: JSON.stringify({ accessToken: A, refreshToken: "f2" }), wrtoken: "f1", cookies: ["__wrtoken=f3"] };
+  const full = {
+    wtoken: JSON.stringify({ accessToken: A, refreshToken: "f2" }),
+    wrtoken: "f1",
+    cookies: ["__wrtoken=f3"],
+  };
   assert.equal(resolveCredentials(full, profile).refresh, "f1");
   assert.equal(resolveCredentials({ ...full, wrtoken: undefined }, profile).refresh, "f2");
   assert.equal(resolveCredentials({ cookies: ["__wrtoken=f3"] }, profile).refresh, "f3");

@@ -12,7 +12,13 @@ import { Gateway } from "../gateway/client.ts";
 import { type Hosts, hostsFromEnv } from "../gateway/hosts.ts";
 import { type Envelope, errorObject, makeMeta } from "../output/envelope.ts";
 import { colorEnabled, makeStyle, type Style } from "../output/style.ts";
-import { type GlobalOptions, type LocationOverride, mergedOptions, parseGlobals, parseLocation } from "./options.ts";
+import {
+  type GlobalOptions,
+  type LocationOverride,
+  mergedOptions,
+  parseGlobals,
+  parseLocation,
+} from "./options.ts";
 import { LOCATION_AWARE } from "./tree.ts";
 
 /** Renders `data` for people; loaded table helpers are passed in. */
