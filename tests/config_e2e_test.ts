@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { withEnv } from "./helpers.ts";
+import { spawnSvc, withEnv } from "./helpers.ts";
 
 type Profiles = { version: number; profiles: Record<string, Record<string, unknown>> };
 
@@ -157,5 +157,41 @@ Deno.test("--sandbox uses its own profile and state and never touches the real p
     const reset = await t.run(["sandbox", "reset", "--format", "json"]);
     assert.equal(reset.code, 0);
     await assert.rejects(Deno.stat(sbx));
+  });
+});
+
+Deno.test("sandbox serve prints the SVC_*_URL exports of a live simulator and stops on SIGTERM", async () => {
+  await withEnv(async (t) => {
+    const child = spawnSvc(["sandbox", "serve", "--ephemeral"], t.env);
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("# sandbox marketplace")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    const exports = Object.fromEntries(
+      [...text.matchAll(/^export (SVC_\w+)=(\S+)$/gm)].map((m) => [m[1], m[2]]),
+    );
+    assert.deepEqual(Object.keys(exports).sort(), [
+      "SVC_AUTH_URL",
+      "SVC_CONSUMER_API_URL",
+      "SVC_PAYMENT_URL",
+      "SVC_RELEASE_API_URL",
+      "SVC_USER_API_URL",
+    ]);
+    assert.match(exports.SVC_USER_API_URL, /^http:\/\/127\.0\.0\.1:\d+\/user-api$/);
+    // The printed URLs serve a working marketplace: an svc pointed at them can sign in.
+    const tokens = await (await fetch(new URL("/__sim/tokens", exports.SVC_AUTH_URL), {
+      method: "POST",
+      body: "{}",
+    })).json();
+    const r = await t.run(["status", "--wtoken", tokens.access_token, "--format", "json"], exports);
+    assert.equal(r.json<{ authenticated: boolean }>().data.authenticated, true);
+    child.kill("SIGTERM");
+    await reader.cancel();
+    const status = await child.status;
+    assert.equal(status.code, 130);
+    await child.stderr.cancel();
   });
 });

@@ -3,6 +3,7 @@ import type { Route } from "../types.ts";
 import { authRoutes } from "./auth.ts";
 import { userRoutes } from "./user.ts";
 import { accountRoutes } from "./account.ts";
+import { discoveryRoutes } from "./discovery.ts";
 
 export const coreRoutes: Route[] = [...authRoutes, ...userRoutes];
 
@@ -10,5 +11,6 @@ export function allRoutes(): Route[] {
   return [
     ...coreRoutes,
     ...accountRoutes,
+    ...discoveryRoutes,
   ];
 }

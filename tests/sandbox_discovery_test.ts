@@ -1,0 +1,295 @@
+import assert from "node:assert/strict";
+import { catalog } from "../src/sandbox/data/catalog.ts";
+import { discoveryRoutes, ITEM_BATCH_MAX, ITEM_SEARCH_CAP } from "../src/sandbox/routes/discovery.ts";
+import type { HostKey, Route, RouteContext, SandboxState } from "../src/sandbox/types.ts";
+
+// Payloads are walked freely here; the assertions are the type checks.
+// deno-lint-ignore no-explicit-any
+type J = any;
+
+function match(pattern: string, path: string): Record<string, string> | null {
+  const want = pattern.split("/");
+  const got = path.split("/");
+  if (want.length !== got.length) return null;
+  const params: Record<string, string> = {};
+  for (const [i, seg] of want.entries()) {
+    if (seg.startsWith(":")) params[seg.slice(1)] = decodeURIComponent(got[i]);
+    else if (seg !== got[i]) return null;
+  }
+  return params;
+}
+
+/** Calls the discovery handler for `pathAndQuery` (below the host prefix) without a server. */
+async function call(
+  method: Route["method"],
+  host: HostKey,
+  pathAndQuery: string,
+  body?: unknown,
+): Promise<{ status: number; body: J }> {
+  const url = new URL(`http://sandbox.test${pathAndQuery}`);
+  const route = discoveryRoutes.find((r) =>
+    r.host === host && r.method === method && match(r.pattern, url.pathname)
+  );
+  if (!route) throw new Error(`no route for ${method} ${pathAndQuery}`);
+  assert.equal(route.auth, "optional");
+  assert.ok(!route.mutates);
+  const ctx: RouteContext = {
+    req: new Request(url, { method }),
+    url,
+    host,
+    path: url.pathname,
+    params: match(route.pattern, url.pathname)!,
+    auth: null,
+    state: {} as SandboxState,
+    body: body ?? null,
+    rawBody: body === undefined ? "" : JSON.stringify(body),
+  };
+  const res = await route.handle(ctx);
+  return { status: res.status, body: await res.json() };
+}
+
+const get = (host: HostKey, path: string) => call("GET", host, path);
+const post = (host: HostKey, path: string, body: unknown) => call("POST", host, path, body);
+const ASSORTMENT = "/consumer-api/consumer-assortment/v1/venues/slug";
+const search = (body: Record<string, unknown>) => post("user_api", "/v1/pages/search", body);
+
+Deno.test("catalogue: size, unique ids and slugs, fast to build", () => {
+  const started = performance.now();
+  const { venues } = catalog();
+  const big = catalog().bySlug.get("testimarket-kamppi")!.menu();
+  assert.ok(performance.now() - started < 100, "catalogue and big store build in under 100 ms");
+  assert.ok(venues.length >= 40);
+  assert.equal(new Set(venues.map((v) => v.id)).size, venues.length);
+  assert.equal(new Set(venues.map((v) => v.slug)).size, venues.length);
+  assert.ok(venues.every((v) => /^[0-9a-f]{24}$/.test(v.id)));
+  assert.deepEqual(
+    new Set(venues.map((v) => v.productLine)),
+    new Set(["restaurant", "grocery", "pharmacy", "retail"]),
+  );
+  const itemIds = venues.flatMap((v) => v.menu().items.map((i) => i.id));
+  assert.equal(new Set(itemIds).size, itemIds.length, "item ids are unique across venues");
+  assert.ok(big.items.length >= 5000);
+  assert.equal(big.loading, "partial");
+});
+
+Deno.test("front feed: overlapping venue sections, brands, categories, unknown template", async () => {
+  assert.equal((await get("consumer_api", "/v1/pages/front")).status, 400);
+  const { status, body } = await get("consumer_api", "/v1/pages/front?lat=60.1699&lon=24.9384");
+  assert.equal(status, 200);
+  assert.equal(body.city_data.country_code_alpha3, "FIN");
+  const sections: J[] = body.sections;
+  const lists = sections.filter((s) => s.template === "venue-list");
+  assert.ok(lists.length >= 5);
+  assert.ok(lists.some((s) => s.items.length === 0), "an empty section the client must drop");
+  const tiles: J[] = lists.flatMap((s) => s.items);
+  const ids = tiles.map((t) => t.venue.id);
+  assert.ok(new Set(ids).size < ids.length, "venues repeat across sections");
+  assert.ok(tiles.every((t) => t.template === "venue" && t.link.target === t.venue.id));
+
+  const brands = sections.find((s) => s.template === "brand-carousel");
+  assert.ok(
+    brands.items.length >= 2 && brands.items.every((b: J) => b.template === "brand" && b.title && b.link),
+  );
+  assert.ok(sections.find((s) => s.name === "categories").items.length > 5);
+  const known = ["venue-list", "brand-carousel", "category-list"];
+  assert.ok(sections.some((s) => !known.includes(s.template)));
+
+  const venues = new Map(tiles.map((t) => [t.venue.slug, t.venue]));
+  const closed = venues.get("bistro-bulevardi");
+  assert.deepEqual([closed.online, closed.delivers, closed.overlay], [false, false, "Closed"]);
+  const scheduled = venues.get("cafe-kanelipulla");
+  assert.deepEqual([scheduled.online, scheduled.delivers], [false, true]);
+  const all = [...venues.values()];
+  assert.deepEqual(new Set(all.map((v) => v.show_wolt_plus)), new Set([true, false, undefined]));
+  assert.ok(all.some((v) => v.short_description_v2 && !("short_description" in v)));
+  assert.ok(all.some((v) => !v.rating) && all.some((v) => v.rating?.score));
+  assert.ok(all.some((v) => v.venue_preview_items?.length) && all.some((v) => !v.venue_preview_items));
+  const variants = new Set(all.flatMap((v) => v.badges_v2.map((b: J) => b.variant)));
+  for (const v of ["wolt_plus", "discount", "fast", "schedule", "new"]) assert.ok(variants.has(v), v);
+  assert.equal(venues.get("pasta-piccola").delivery_price, "€2.90");
+  const noCurrency = venues.get("meze-merihaka");
+  assert.ok(!("currency" in noCurrency) && !noCurrency.delivery_price.includes("€"));
+});
+
+Deno.test("item search: relevance order, cap, notices and availability signals", async () => {
+  const capped = await search({ q: "kotimaa", target: "items", lat: 60.17, lon: 24.94, limit: 500 });
+  assert.equal(capped.body.sections[0].items.length, ITEM_SEARCH_CAP);
+  assert.equal((await search({ q: "kotimaa", target: "items", limit: 7 })).body.sections[0].items.length, 7);
+
+  const fries: J[] = (await search({ q: "Fries", target: "items" })).body.sections[0].items;
+  const rank = (name: string) =>
+    name.toLowerCase() === "fries" ? 0 : name.toLowerCase().startsWith("fries") ? 1 : 2;
+  const ranks = fries.map((h) => rank(h.menu_item.name));
+  assert.equal(ranks[0], 0);
+  assert.ok(ranks.includes(2));
+  assert.deepEqual(ranks, [...ranks].sort());
+  const hit = fries[0];
+  assert.equal(hit.link.menu_item_details.id, hit.menu_item.id);
+  assert.ok(hit.link.menu_item_details.venue_slug);
+
+  const notices: J[] = (await search({ q: "info", target: "items" })).body.sections[0].items;
+  assert.ok(notices.some((h) => h.menu_item.price === 0));
+
+  const availability = async (q: string, venueSlug: string) => {
+    const hits: J[] = (await search({ q, target: "items" })).body.sections[0].items;
+    return hits.find((h) => h.link.menu_item_details.venue_slug === venueSlug).menu_item.is_available;
+  };
+  assert.equal(await availability("Carbonara", "pasta-piccola"), true);
+  assert.equal(await availability("Truffle tagliatelle", "pasta-piccola"), false);
+  assert.equal(
+    await availability("Cinnamon bun", "cafe-kanelipulla"),
+    undefined,
+    "scheduled venue: no signal",
+  );
+});
+
+Deno.test("search: venues target, preview, bad bodies", async () => {
+  const venues = await search({ q: "pizza", target: "venues", lat: 60.17, lon: 24.94 });
+  const tiles: J[] = venues.body.sections[0].items;
+  assert.ok(tiles.length >= 2 && tiles.every((t) => t.template === "venue" && t.venue.id));
+  assert.ok(tiles.some((t) => t.venue.slug === "pizzeria-napoli"));
+  const preview = await search({ q: "sushi", target: null });
+  assert.deepEqual(preview.body.sections.map((s: J) => s.name), ["venues", "items"]);
+  assert.ok(preview.body.sections.every((s: J) => s.items.length > 0 && s.items.length <= 4));
+  assert.equal((await search({ target: "items" })).status, 400);
+  assert.equal((await search({ q: "x", target: "menus" })).status, 400);
+});
+
+Deno.test("venue static page: opening times (split, empty day, legacy form), 404", async () => {
+  const { body } = await get("consumer_api", "/order-xp/web/v1/pages/venue/slug/pasta-piccola/static");
+  assert.equal(body.venue.id, "650000000000000000000aa1");
+  assert.equal(body.venue.currency, "EUR");
+  const hours = body.venue_raw.opening_times;
+  assert.deepEqual(hours.monday.map((r: J) => r.value), [39600, 54000, 61200, 79200]);
+  assert.deepEqual(hours.sunday, []);
+  assert.ok(body.venue_raw.discounts.length > 0);
+  const legacy = await get("consumer_api", "/order-xp/web/v1/pages/venue/slug/lohikeitto-kauppatori/static");
+  assert.deepEqual(legacy.body.venue_raw.opening_times.monday[0], {
+    type: "open",
+    value: { $date: 39600000 },
+  });
+  const pharmacy = await get("consumer_api", "/order-xp/web/v1/pages/venue/slug/apteekki-aleksi/static");
+  assert.ok(!("sunday" in pharmacy.body.venue_raw.opening_times));
+  assert.equal(
+    (await get("consumer_api", "/order-xp/web/v1/pages/venue/slug/no-such-venue/static")).status,
+    404,
+  );
+});
+
+Deno.test("venue dynamic page: delivery configs, banners, price ranges", async () => {
+  const dynamic = (slug: string) =>
+    get("consumer_api", `/order-xp/web/v1/venue/slug/${slug}/dynamic/?lat=60.169900&lon=24.938400`);
+  const schedules = (b: J) => b.venue.delivery_configs.map((c: J) => c.schedule);
+  const pasta = (await dynamic("pasta-piccola")).body;
+  assert.deepEqual(schedules(pasta), ["standard", "priority"]);
+  assert.equal(pasta.venue_raw.delivery_specs.original_delivery_price, 290);
+  assert.ok(pasta.venue_raw.delivery_specs.delivery_pricing.price_ranges.length >= 2);
+  assert.ok(pasta.venue.banners.length > 0);
+  assert.deepEqual(schedules((await dynamic("kebab-kontula")).body), ["standard"]);
+  assert.deepEqual(schedules((await dynamic("bistro-bulevardi")).body), []);
+  const trackers = (await dynamic("kallio-burger")).body.venue.offer_assistant.offer_trackers;
+  assert.ok(trackers[0].title.includes("€25.00"));
+  assert.equal((await get("consumer_api", "/order-xp/web/v1/venue/slug/nope/dynamic/")).status, 404);
+});
+
+Deno.test("assortment: option-group and stock variety of the full venue", async () => {
+  const { body } = await get("consumer_api", `${ASSORTMENT}/pasta-piccola/assortment`);
+  assert.equal(body.loading_strategy, "full");
+  const items: J[] = body.items;
+  const bindings: J[] = items.flatMap((i) => i.options);
+  const ranges = bindings.map((b) => b.multi_choice_config?.total_range);
+  assert.ok(ranges.some((r) => r?.min === 1 && r?.max === 1), "required single choice");
+  assert.ok(ranges.some((r) => r?.min === 0 && r?.max === 3), "optional multi choice up to 3");
+  assert.ok(ranges.includes(undefined), "a choice binding without a range");
+  const groups = new Map(body.options.map((g: J) => [g.id, g]));
+  assert.ok(bindings.every((b) => groups.has(b.option_id)));
+  const values: J[] = body.options.flatMap((g: J) => g.values);
+  assert.ok(values.some((v) => v.price === 0) && values.some((v) => v.price > 0));
+  assert.ok(body.options.some((g: J) => g.values.every((v: J) => !("price" in v))), "values without prices");
+  assert.ok(body.options.some((g: J) => g.type === "multi_choice"));
+  assert.ok(items.some((i) => i.disabled_info?.disable_text));
+  const balances = new Set(items.map((i) => i.purchasable_balance));
+  assert.ok(balances.has(null) && balances.has(0));
+  assert.ok([...balances].some((b) => b !== null && b < 0) && [...balances].some((b) => b > 0));
+  const carbonara = items.find((i) => i.name === "Carbonara");
+  assert.equal(carbonara.id, "651000000000000000000b01");
+  assert.equal(carbonara.options[0].id, "653000000000000000000d01");
+});
+
+Deno.test("assortment: partial grocery through categories, item batches and search", async () => {
+  const root = (await get("consumer_api", `${ASSORTMENT}/testimarket-kamppi/assortment?language=en`)).body;
+  assert.equal(root.loading_strategy, "partial");
+  assert.deepEqual(root.items, []);
+  const flatten = (c: J): J[] => [c, ...c.subcategories.flatMap(flatten)];
+  const categories: J[] = root.categories.flatMap(flatten);
+  assert.ok(root.categories.some((c: J) => c.subcategories.length > 0), "nested categories");
+  const ids: string[] = categories.flatMap((c) => c.item_ids);
+  assert.ok(new Set(ids).size >= 5000);
+
+  const leaf = categories.find((c) => c.item_ids.length > ITEM_BATCH_MAX);
+  const cat = await get(
+    "consumer_api",
+    `${ASSORTMENT}/testimarket-kamppi/assortment/categories/slug/${leaf.slug}`,
+  );
+  assert.deepEqual(cat.body.category.item_ids, leaf.item_ids);
+  assert.deepEqual(cat.body.items, []);
+  const batchUrl = `${ASSORTMENT}/testimarket-kamppi/assortment/items`;
+  const batch = await post("consumer_api", batchUrl, { item_ids: leaf.item_ids.slice(0, ITEM_BATCH_MAX) });
+  assert.equal(batch.body.items.length, ITEM_BATCH_MAX);
+  assert.deepEqual(batch.body.items.map((i: J) => i.id), leaf.item_ids.slice(0, ITEM_BATCH_MAX));
+  const tooMany = await post("consumer_api", batchUrl, {
+    item_ids: leaf.item_ids.slice(0, ITEM_BATCH_MAX + 1),
+  });
+  assert.equal(tooMany.status, 400);
+  assert.equal((await post("consumer_api", batchUrl, {})).status, 400);
+  const missing = `${ASSORTMENT}/testimarket-kamppi/assortment/categories/slug/nope`;
+  assert.equal((await get("consumer_api", missing)).status, 404);
+
+  const milk = await post("consumer_api", `${ASSORTMENT}/testimarket-kamppi/assortment/items/search`, {
+    q: "milk",
+  });
+  assert.ok(milk.body.items.length > 0 && milk.body.items.every((i: J) => /milk/i.test(i.name)));
+  const full = await get("consumer_api", `${ASSORTMENT}/pasta-piccola/assortment/categories/slug/pasta-1`);
+  assert.ok(full.body.items.length > 0 && full.body.options.length > 0);
+});
+
+Deno.test("venue content pages and item detail", async () => {
+  const base = "/consumer-api/venue-content-api/v3/web/venue-content/slug/pasta-piccola";
+  const first = (await get("consumer_api", base)).body;
+  assert.ok(first.next_page_token && first.sections.length > 0);
+  const second = (await get("consumer_api", `${base}?next_page_token=${first.next_page_token}`)).body;
+  assert.equal(second.next_page_token, null);
+  const names = [...first.sections, ...second.sections].map((s: J) => s.name);
+  assert.equal(new Set(names).size, names.length, "pages do not repeat sections");
+  assert.equal((await get("consumer_api", `${base}?next_page_token=bogus`)).status, 400);
+
+  const item = "/order-xp/web/v1/pages/venue/650000000000000000000aa1/item/651000000000000000000b01";
+  const detail = (await get("consumer_api", item)).body;
+  assert.equal(detail.item.id, "651000000000000000000b01");
+  assert.equal(detail.item.category_id, "652000000000000000000c01");
+  assert.ok(detail.item.checksum && detail.options.length === 3);
+  const unknown = "/order-xp/web/v1/pages/venue/650000000000000000000aa1/item/651000000000000000000fff";
+  assert.equal((await get("consumer_api", unknown)).status, 404);
+});
+
+Deno.test("legacy /v3/venues answers 410", async () => {
+  for (const path of ["/v3/venues/650000000000000000000aa1", "/v3/venues/slug/pasta-piccola"]) {
+    const res = await get("user_api", path);
+    assert.equal(res.status, 410);
+    assert.deepEqual(res.body, { error_code: 410, msg: "Please update your app" });
+  }
+});
+
+Deno.test("geocode: known address, fuzzy fallback, zero results", async () => {
+  const geocode = async (address: string) =>
+    (await get("user_api", `/v1/google/geocode/json?address=${encodeURIComponent(address)}&language=en`))
+      .body;
+  const home = await geocode("Kotikatu 5, Helsinki");
+  assert.equal(home.status, "OK");
+  assert.deepEqual(home.results[0].geometry.location, { lat: 60.1699, lng: 24.9384 });
+  const fuzzy = await geocode("Some Street 12");
+  assert.equal(fuzzy.status, "OK");
+  assert.ok(Math.abs(fuzzy.results[0].geometry.location.lat - 60.17) < 0.05);
+  assert.deepEqual(await geocode("Some Street 12"), fuzzy, "stable");
+  assert.deepEqual(await geocode("Road to nowhere 1"), { results: [], status: "ZERO_RESULTS" });
+});
