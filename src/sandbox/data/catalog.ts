@@ -571,7 +571,7 @@ function templateMenu(b: MenuBuilder, venue: Venue, template: string): Menu {
   const scale = 0.9 + rnd() * 0.25;
   const soldOut = rnd() < 0.4 ? Math.floor(rnd() * 8) : -1;
   const fraction = venue.discounts.find((d) => d.itemFraction)?.itemFraction;
-  const vat = venue.productLine === "restaurant" || venue.productLine === "grocery" ? 14 : 25.5;
+  const vat = { restaurant: 14, grocery: 14, pharmacy: 10, retail: 25.5 }[venue.productLine];
   let n = 0;
   MENUS[template].forEach(([catName, dishes], ci) => {
     const cat = b.category(catName);
@@ -766,18 +766,14 @@ const AREAS: Record<string, [number, number, string, string]> = {
 };
 const SUBURBS = new Set(["Itäkeskus", "Kontula", "Herttoniemi", "Malmi", "Vuosaari"]);
 
-interface Seed {
-  name: string;
-  area: string;
-  /** A key of MENUS, or "pasta" / "bigstore" for the two hand-built menus. */
-  menu: string;
-  tags: string[];
-  tagline: string;
+/** Per-venue options beyond the five row columns. */
+interface Extra {
   line?: ProductLine;
   brand?: string;
   /** True/false, or null to leave `show_wolt_plus` out of the payload; random when undefined. */
   plus?: boolean | null;
   deal?: Omit<Discount, "id">;
+  /** A key of HOURS; "day" when absent. */
   hours?: string;
   availability?: Venue["availability"];
   isNew?: true;
@@ -790,6 +786,13 @@ interface Seed {
   fixed?: Partial<Venue>;
 }
 
+/**
+ * [name, area (AREAS key), menu (MENUS key, or "pasta" / "bigstore" for the hand-built menus),
+ * comma-separated tags, tagline, extra]. The first three rows and the `e0x` ids match the account
+ * fixtures' venues (favourites, order history); a venue's index is its row number, so only append.
+ */
+type Row = [name: string, area: string, menu: string, tags: string, tagline: string, extra?: Extra];
+
 const free25 = { text: "Free delivery over €25", freeDeliveryOver: 2500 };
 /** The account fixtures' defaults for the venues they describe. */
 const ACCOUNT_DEFAULTS: Partial<Venue> = {
@@ -798,477 +801,232 @@ const ACCOUNT_DEFAULTS: Partial<Venue> = {
   deliveryFee: 290,
   estimate: { min: 25, max: 35 },
 };
+const account = (id: string, address: string, postCode: string, rest: Partial<Venue> = {}) => ({
+  plus: false,
+  fixed: { id, address, postCode, ...ACCOUNT_DEFAULTS, ...rest },
+});
 
-/** The first three (and the `e0x` ids) match the account fixtures' venues (favourites, order history). */
-const SEEDS: Seed[] = [
-  {
-    name: "Pasta Piccola",
-    area: "Punavuori",
-    menu: "pasta",
-    tags: ["italian", "pasta"],
-    tagline: "Fresh pasta",
-    plus: true,
+const ROWS: Row[] = [
+  ["Pasta Piccola", "Punavuori", "pasta", "italian,pasta", "Fresh pasta", {
     deal: { text: "-20% on pasta", itemFraction: 0.2 },
     hours: "lunch",
-    priceRange: 2,
-    fixed: {
-      address: "Testikatu 1",
-      postCode: "00100",
+    ...account("650000000000000000000aa1", "Testikatu 1", "00100", {
+      showWoltPlus: true,
       lat: 60.17,
       lon: 24.94,
       rating: { score: 9.1, volume: 340 },
-      deliveryFee: 290,
-      estimate: { min: 25, max: 35 },
-    },
-  },
-  {
-    name: "Sakura Sushi Bar",
-    area: "Punavuori",
-    menu: "sushi",
-    tags: ["japanese", "sushi"],
-    tagline: "Sushi and bowls",
-    plus: false,
-    priceRange: 3,
-    fixed: {
-      address: "Fredrikinkatu 22",
-      postCode: "00120",
+    }),
+  }],
+  ["Sakura Sushi Bar", "Punavuori", "sushi", "japanese,sushi", "Sushi and bowls", {
+    ...account("650000000000000000000aa2", "Fredrikinkatu 22", "00120", {
       rating: { score: 9.3, volume: 812 },
+      priceRange: 3,
       deliveryFee: 390,
       estimate: { min: 30, max: 40 },
-    },
-  },
-  {
-    name: "Kallio Burger",
-    area: "Kallio",
-    menu: "burger",
-    tags: ["burgers", "american"],
-    tagline: "Smash burgers",
-    plus: true,
+    }),
+  }],
+  ["Kallio Burger", "Kallio", "burger", "burgers,american", "Smash burgers", {
     deal: free25,
-    fixed: {
-      address: "Helsinginkatu 15",
-      postCode: "00500",
+    ...account("650000000000000000000aa3", "Helsinginkatu 15", "00500", {
+      showWoltPlus: true,
       rating: { score: 8.6, volume: 1204 },
       deliveryFee: 190,
       estimate: { min: 20, max: 30 },
-    },
-  },
-  {
-    name: "Pho Saigon",
-    area: "Kallio",
-    menu: "noodles",
-    tags: ["vietnamese", "soup"],
-    tagline: "Vietnamese noodles",
-    fixed: { id: "650000000000000000000e01", address: "Hämeentie 30", ...ACCOUNT_DEFAULTS },
-  },
-  {
-    name: "Taqueria Lumi",
-    area: "Sörnäinen",
-    menu: "mexican",
-    tags: ["mexican", "tacos"],
-    tagline: "Tacos",
-    fixed: {
-      id: "650000000000000000000e02",
-      address: "Vaasankatu 4",
-      postCode: "00500",
-      ...ACCOUNT_DEFAULTS,
-      rating: { score: 9.0, volume: 233 },
-    },
-  },
-  {
-    name: "K-Market Testilä",
-    area: "Kamppi",
-    menu: "minimarket",
+    }),
+  }],
+  ["Pho Saigon", "Kallio", "noodles", "vietnamese,soup", "Vietnamese noodles", {
+    ...account("650000000000000000000e01", "Hämeentie 30", "00530"),
+  }],
+  ["Taqueria Lumi", "Sörnäinen", "mexican", "mexican,tacos", "Tacos", {
+    ...account("650000000000000000000e02", "Vaasankatu 4", "00500", { rating: { score: 9.0, volume: 233 } }),
+  }],
+  ["K-Market Testilä", "Kamppi", "minimarket", "grocery", "Groceries", {
     line: "grocery",
-    tags: ["grocery"],
-    tagline: "Groceries",
     hours: "shop",
-    priceRange: 1,
-    fixed: {
-      id: "650000000000000000000e03",
-      address: "Kauppakatu 3",
-      postCode: "00100",
+    ...account("650000000000000000000e03", "Kauppakatu 3", "00100", {
       rating: { score: 8.4, volume: 96 },
+      priceRange: 1,
       deliveryFee: 490,
       estimate: { min: 35, max: 45 },
-    },
-  },
-  {
-    name: "Curry House",
-    area: "Töölö",
-    menu: "curry",
-    tags: ["indian", "curry"],
-    tagline: "Indian curries",
-    fixed: { id: "650000000000000000000e04", address: "Runeberginkatu 40", ...ACCOUNT_DEFAULTS },
-  },
-  {
-    name: "Pizzeria Napoli",
-    area: "Punavuori",
-    menu: "pizza",
-    tags: ["pizza", "italian"],
-    tagline: "Wood-fired pizza",
-    plus: true,
+    }),
+  }],
+  ["Curry House", "Töölö", "curry", "indian,curry", "Indian curries", {
+    ...account("650000000000000000000e04", "Runeberginkatu 40", "00260"),
+  }],
+  ["Pizzeria Napoli", "Punavuori", "pizza", "pizza,italian", "Wood-fired pizza", {
     deal: { text: "-15% on pizzas", itemFraction: 0.15 },
-    fixed: {
-      id: "650000000000000000000e05",
-      address: "Bulevardi 12",
-      postCode: "00120",
-      ...ACCOUNT_DEFAULTS,
-      rating: { score: 8.9, volume: 655 },
-    },
-  },
-  {
-    name: "Kebab Kontula",
-    area: "Kontula",
-    menu: "kebab",
-    tags: ["kebab", "turkish"],
-    tagline: "Kebab, rice and fries",
+    ...account("650000000000000000000e05", "Bulevardi 12", "00120", { rating: { score: 8.9, volume: 655 } }),
+  }],
+  ["Kebab Kontula", "Kontula", "kebab", "kebab,turkish", "Kebab, rice and fries", {
     noPriority: true,
     priceRange: 1,
-  },
-  {
-    name: "Falafel Töölö",
-    area: "Töölö",
-    menu: "kebab",
-    tags: ["middle eastern", "vegan"],
-    tagline: "Crispy falafel and fresh hummus",
-  },
-  {
-    name: "Ramen Rööperi",
-    area: "Punavuori",
-    menu: "noodles",
-    tags: ["japanese", "ramen"],
-    tagline: "Tonkotsu broth, simmered 18 hours",
-  },
-  {
-    name: "Smokehouse Sörnäinen",
-    area: "Sörnäinen",
-    menu: "burger",
-    tags: ["bbq", "american"],
-    tagline: "Low and slow Texas barbecue",
+  }],
+  ["Falafel Töölö", "Töölö", "kebab", "middle eastern,vegan", "Crispy falafel and fresh hummus"],
+  ["Ramen Rööperi", "Punavuori", "noodles", "japanese,ramen", "Tonkotsu broth, simmered 18 hours"],
+  ["Smokehouse Sörnäinen", "Sörnäinen", "burger", "bbq,american", "Low and slow Texas barbecue", {
     availability: "closed",
     hours: "dinner",
-  },
-  {
-    name: "Poke Pier",
-    area: "Ruoholahti",
-    menu: "bowl",
-    tags: ["poke", "healthy"],
-    tagline: "Build-your-own poke bowls",
-    plus: null,
-  },
-  {
-    name: "Dim Sum Diakoni",
-    area: "Kallio",
-    menu: "asian",
-    tags: ["chinese", "dumplings"],
-    tagline: "Handmade dumplings and bao",
-  },
-  { name: "Thai Taivas", area: "Vallila", menu: "thai", tags: ["thai"], tagline: "Street food from Bangkok" },
-  {
-    name: "Green Bowl Eira",
-    area: "Eira",
-    menu: "bowl",
-    tags: ["salad", "vegan", "healthy"],
-    tagline: "Salads, bowls and cold-pressed juice",
+  }],
+  ["Poke Pier", "Ruoholahti", "bowl", "poke,healthy", "Build-your-own poke bowls", { plus: null }],
+  ["Dim Sum Diakoni", "Kallio", "asian", "chinese,dumplings", "Handmade dumplings and bao"],
+  ["Thai Taivas", "Vallila", "thai", "thai", "Street food from Bangkok"],
+  ["Green Bowl Eira", "Eira", "bowl", "salad,vegan,healthy", "Salads, bowls and cold-pressed juice", {
     v2: true,
     deal: free25,
-  },
-  {
-    name: "Lohikeitto Kauppatori",
-    area: "Kauppatori",
-    menu: "finnish",
-    tags: ["finnish", "soup"],
-    tagline: "Creamy salmon soup by the harbour",
+  }],
+  ["Lohikeitto Kauppatori", "Kauppatori", "finnish", "finnish,soup", "Creamy salmon soup by the harbour", {
     hours: "lunch",
     legacyHours: true,
-  },
-  {
-    name: "Bistro Bulevardi",
-    area: "Punavuori",
-    menu: "bistro",
-    tags: ["french", "bistro"],
-    tagline: "Steak frites and natural wine",
+  }],
+  ["Bistro Bulevardi", "Punavuori", "bistro", "french,bistro", "Steak frites and natural wine", {
     availability: "closed",
     hours: "dinner",
     priceRange: 4,
-  },
-  {
-    name: "Seoul Kitchen Vallila",
-    area: "Vallila",
-    menu: "asian",
-    tags: ["korean", "chicken"],
-    tagline: "Korean fried chicken and bibimbap",
-  },
-  {
-    name: "Meze Merihaka",
-    area: "Hakaniemi",
-    menu: "kebab",
-    tags: ["greek", "mediterranean"],
-    tagline: "Souvlaki, meze and baklava",
+  }],
+  ["Seoul Kitchen Vallila", "Vallila", "asian", "korean,chicken", "Korean fried chicken and bibimbap"],
+  ["Meze Merihaka", "Hakaniemi", "kebab", "greek,mediterranean", "Souvlaki, meze and baklava", {
     noCurrency: true,
-  },
-  {
-    name: "Nepal Nest",
-    area: "Töölö",
-    menu: "curry",
-    tags: ["nepalese", "curry"],
-    tagline: "Momos and Himalayan curries",
-  },
-  {
-    name: "Wing Station Pasila",
-    area: "Pasila",
-    menu: "burger",
-    tags: ["wings", "american"],
-    tagline: "Wings in twelve sauces",
-    isNew: true,
-  },
-  {
-    name: "Bagel Bar Kruununhaka",
-    area: "Kruununhaka",
-    menu: "cafe",
-    tags: ["breakfast", "bagels"],
-    tagline: "Bagels boiled and baked every morning",
-    hours: "cafe",
-  },
-  {
-    name: "Cafe Kanelipulla",
-    area: "Kruununhaka",
-    menu: "cafe",
-    tags: ["cafe", "bakery"],
-    tagline: "Cinnamon buns straight from the oven",
+  }],
+  ["Nepal Nest", "Töölö", "curry", "nepalese,curry", "Momos and Himalayan curries"],
+  ["Wing Station Pasila", "Pasila", "burger", "wings,american", "Wings in twelve sauces", { isNew: true }],
+  [
+    "Bagel Bar Kruununhaka",
+    "Kruununhaka",
+    "cafe",
+    "breakfast,bagels",
+    "Bagels boiled and baked every morning",
+    {
+      hours: "cafe",
+    },
+  ],
+  ["Cafe Kanelipulla", "Kruununhaka", "cafe", "cafe,bakery", "Cinnamon buns straight from the oven", {
     hours: "cafe",
     availability: "scheduled",
-  },
-  {
-    name: "Gelato Lauttasaari",
-    area: "Lauttasaari",
-    menu: "dessert",
-    tags: ["dessert", "ice cream"],
-    tagline: "Small-batch gelato",
+  }],
+  ["Gelato Lauttasaari", "Lauttasaari", "dessert", "dessert,ice cream", "Small-batch gelato", {
     isNew: true,
     v2: true,
-  },
-  {
-    name: "Burrito Bros Ruoholahti",
-    area: "Ruoholahti",
-    menu: "mexican",
-    tags: ["mexican", "burritos"],
-    tagline: "Burritos the size of your forearm",
-  },
-  {
-    name: "Shawarma Sörkka",
-    area: "Sörnäinen",
-    menu: "kebab",
-    tags: ["kebab", "middle eastern"],
-    tagline: "Shawarma wraps until late",
+  }],
+  [
+    "Burrito Bros Ruoholahti",
+    "Ruoholahti",
+    "mexican",
+    "mexican,burritos",
+    "Burritos the size of your forearm",
+  ],
+  ["Shawarma Sörkka", "Sörnäinen", "kebab", "kebab,middle eastern", "Shawarma wraps until late", {
     hours: "late",
-  },
-  {
-    name: "Vegan Voima",
-    area: "Kallio",
-    menu: "bowl",
-    tags: ["vegan", "healthy"],
-    tagline: "Plant-based comfort food",
-    plus: true,
-  },
-  {
-    name: "Steakhouse Esplanadi",
-    area: "Kauppatori",
-    menu: "bistro",
-    tags: ["steak"],
-    tagline: "Dry-aged Finnish beef",
+  }],
+  ["Vegan Voima", "Kallio", "bowl", "vegan,healthy", "Plant-based comfort food", { plus: true }],
+  ["Steakhouse Esplanadi", "Kauppatori", "bistro", "steak", "Dry-aged Finnish beef", {
     hours: "dinner",
     availability: "scheduled",
     priceRange: 4,
-  },
-  {
-    name: "Crêperie Katajanokka",
-    area: "Katajanokka",
-    menu: "dessert",
-    tags: ["french", "crepes"],
-    tagline: "Galettes and sweet crêpes",
+  }],
+  ["Crêperie Katajanokka", "Katajanokka", "dessert", "french,crepes", "Galettes and sweet crêpes", {
     v2: true,
-  },
-  {
-    name: "Biryani Bazaar Malmi",
-    area: "Malmi",
-    menu: "curry",
-    tags: ["indian", "biryani"],
-    tagline: "Hyderabadi dum biryani",
-    isNew: true,
-  },
-  {
-    name: "Noodle Nook Herttoniemi",
-    area: "Herttoniemi",
-    menu: "noodles",
-    tags: ["chinese", "noodles"],
-    tagline: "Hand-pulled noodles",
-  },
-  {
-    name: "Pizza Vuosaari",
-    area: "Vuosaari",
-    menu: "pizza",
-    tags: ["pizza"],
-    tagline: "Family pizzeria by the sea",
-    deal: free25,
-  },
-  {
-    name: "Sushi Kamppi Express",
-    area: "Kamppi",
-    menu: "sushi",
-    tags: ["sushi", "japanese"],
-    tagline: "Sushi to go in 15 minutes",
+  }],
+  ["Biryani Bazaar Malmi", "Malmi", "curry", "indian,biryani", "Hyderabadi dum biryani", { isNew: true }],
+  ["Noodle Nook Herttoniemi", "Herttoniemi", "noodles", "chinese,noodles", "Hand-pulled noodles"],
+  ["Pizza Vuosaari", "Vuosaari", "pizza", "pizza", "Family pizzeria by the sea", { deal: free25 }],
+  ["Sushi Kamppi Express", "Kamppi", "sushi", "sushi,japanese", "Sushi to go in 15 minutes", {
     fixed: { estimate: { min: 10, max: 20 } },
-  },
-  {
-    name: "Thai Orchid Töölö",
-    area: "Töölö",
-    menu: "thai",
-    tags: ["thai", "curry"],
-    tagline: "Curries and wok dishes",
-    plus: true,
-  },
-  {
-    name: "Testimarket Kamppi",
-    area: "Kamppi",
-    menu: "bigstore",
+  }],
+  ["Thai Orchid Töölö", "Töölö", "thai", "thai,curry", "Curries and wok dishes", { plus: true }],
+  ["Testimarket Kamppi", "Kamppi", "bigstore", "grocery,supermarket", "The whole supermarket, delivered", {
     line: "grocery",
     brand: "Testimarket",
-    tags: ["grocery", "supermarket"],
-    tagline: "The whole supermarket, delivered",
     hours: "shop",
     plus: true,
     deal: { text: "Free delivery over €40", freeDeliveryOver: 4000 },
-  },
-  {
-    name: "Testimarket Kallio",
-    area: "Kallio",
-    menu: "minimarket",
+  }],
+  ["Testimarket Kallio", "Kallio", "minimarket", "grocery", "Everyday groceries in Kallio", {
     line: "grocery",
     brand: "Testimarket",
-    tags: ["grocery"],
-    tagline: "Everyday groceries in Kallio",
     hours: "shop",
-  },
-  {
-    name: "Testimarket Itäkeskus",
-    area: "Itäkeskus",
-    menu: "minimarket",
+  }],
+  ["Testimarket Itäkeskus", "Itäkeskus", "minimarket", "grocery", "Everyday groceries in the east", {
     line: "grocery",
     brand: "Testimarket",
-    tags: ["grocery"],
-    tagline: "Everyday groceries in the east",
     hours: "shop",
     availability: "closed",
-  },
-  {
-    name: "Yökauppa Eira",
-    area: "Eira",
-    menu: "minimarket",
+  }],
+  ["Yökauppa Eira", "Eira", "minimarket", "grocery,convenience", "Snacks and essentials until late", {
     line: "grocery",
-    tags: ["grocery", "convenience"],
-    tagline: "Snacks and essentials until late",
     hours: "late",
     v2: true,
-  },
-  {
-    name: "Aasia Market Hakaniemi",
-    area: "Hakaniemi",
-    menu: "minimarket",
-    line: "grocery",
-    tags: ["grocery", "asian"],
-    tagline: "Noodles, spices and Asian groceries",
-    isNew: true,
-  },
-  {
-    name: "Apteekki Aleksi",
-    area: "Kamppi",
-    menu: "pharmacy",
+  }],
+  [
+    "Aasia Market Hakaniemi",
+    "Hakaniemi",
+    "minimarket",
+    "grocery,asian",
+    "Noodles, spices and Asian groceries",
+    {
+      line: "grocery",
+      isNew: true,
+    },
+  ],
+  ["Apteekki Aleksi", "Kamppi", "pharmacy", "pharmacy,health", "Medicines and self-care", {
     line: "pharmacy",
     brand: "Apteekki",
-    tags: ["pharmacy", "health"],
-    tagline: "Medicines and self-care",
     hours: "pharmacy",
-  },
-  {
-    name: "Apteekki Itis",
-    area: "Itäkeskus",
-    menu: "pharmacy",
+  }],
+  ["Apteekki Itis", "Itäkeskus", "pharmacy", "pharmacy,health", "Your local pharmacy", {
     line: "pharmacy",
     brand: "Apteekki",
-    tags: ["pharmacy", "health"],
-    tagline: "Your local pharmacy",
     hours: "pharmacy",
-  },
-  {
-    name: "Kukkakauppa Kielo",
-    area: "Töölö",
-    menu: "flowers",
+  }],
+  ["Kukkakauppa Kielo", "Töölö", "flowers", "flowers,gifts", "Fresh flowers for every occasion", {
     line: "retail",
-    tags: ["flowers", "gifts"],
-    tagline: "Fresh flowers for every occasion",
     availability: "scheduled",
-  },
-  {
-    name: "Tech Corner Pasila",
-    area: "Pasila",
-    menu: "tech",
+  }],
+  ["Tech Corner Pasila", "Pasila", "tech", "electronics", "Chargers, cables and headphones", {
     line: "retail",
-    tags: ["electronics"],
-    tagline: "Chargers, cables and headphones",
     plus: null,
-  },
-  {
-    name: "Lemmikkitori Vallila",
-    area: "Vallila",
-    menu: "pet",
-    line: "retail",
-    tags: ["pets"],
-    tagline: "Food and toys for cats and dogs",
-  },
+  }],
+  ["Lemmikkitori Vallila", "Vallila", "pet", "pets", "Food and toys for cats and dogs", { line: "retail" }],
 ];
 
-function buildVenue(seed: Seed, index: number): Venue {
-  const rnd = seeded(`venue:${seed.name}`);
-  const [lat, lon, street, postCode] = AREAS[seed.area];
-  const far = SUBURBS.has(seed.area) ? 10 : 0;
+function buildVenue([name, area, menuKey, tags, tagline, extra = {}]: Row, index: number): Venue {
+  const rnd = seeded(`venue:${name}`);
+  const [lat, lon, street, postCode] = AREAS[area];
+  const far = SUBURBS.has(area) ? 10 : 0;
   const estimateMin = 15 + 5 * Math.floor(rnd() * 4) + far;
-  const roll = rnd();
-  const line = seed.line ?? "restaurant";
+  const line = extra.line ?? "restaurant";
   let menu: Menu | undefined;
   const venue: Venue = {
     index,
     id: hexId("65", 0xaa1 + index),
-    slug: slugify(seed.name),
-    name: seed.name,
+    slug: slugify(name),
+    name,
     productLine: line,
-    brand: seed.brand ?? null,
-    tagline: seed.tagline,
-    taglineV2Only: seed.v2 ?? false,
+    brand: extra.brand ?? null,
+    tagline,
+    taglineV2Only: extra.v2 ?? false,
     address: `${street} ${1 + Math.floor(rnd() * 60)}`,
     postCode,
     lat: Math.round((lat + (rnd() - 0.5) * 0.008) * 1e4) / 1e4,
     lon: Math.round((lon + (rnd() - 0.5) * 0.012) * 1e4) / 1e4,
-    currency: seed.noCurrency ? null : CITY.currency,
-    rating: seed.isNew ? null : {
+    currency: extra.noCurrency ? null : CITY.currency,
+    rating: extra.isNew ? null : {
       score: Math.round((7.6 + rnd() * 2.2) * 10) / 10,
       volume: 20 + Math.floor(rnd() * 1500),
     },
     deliveryFee: pick(rnd, [190, 290, 290, 390, 490]) + far * 10,
     estimate: { min: estimateMin, max: estimateMin + 10 },
-    priceRange: seed.priceRange ?? 1 + Math.floor(rnd() * 3),
-    tags: seed.tags,
-    showWoltPlus: seed.plus === null ? undefined : seed.plus ?? roll < 0.35,
-    availability: seed.availability ?? "open",
-    isNew: seed.isNew ?? false,
-    priority: !seed.noPriority,
+    priceRange: extra.priceRange ?? 1 + Math.floor(rnd() * 3),
+    tags: tags.split(","),
+    showWoltPlus: extra.plus === null ? undefined : extra.plus ?? rnd() < 0.35,
+    availability: extra.availability ?? "open",
+    isNew: extra.isNew ?? false,
+    priority: !extra.noPriority,
     orderMinimum: line === "restaurant" ? 1000 : 1500,
-    openingTimes: HOURS[seed.hours ?? "day"],
-    legacyOpeningTimes: seed.legacyHours ?? false,
-    discounts: seed.deal ? [{ id: `disc-${slugify(seed.name)}`, ...seed.deal }] : [],
-    menu: () => menu ??= buildMenu(venue, seed.menu),
-    ...seed.fixed,
+    openingTimes: HOURS[extra.hours ?? "day"],
+    legacyOpeningTimes: extra.legacyHours ?? false,
+    discounts: extra.deal ? [{ id: `disc-${slugify(name)}`, ...extra.deal }] : [],
+    menu: () => menu ??= buildMenu(venue, menuKey),
+    ...extra.fixed,
   };
   return venue;
 }
@@ -1285,7 +1043,7 @@ let cached: Catalog | undefined;
 /** The catalogue (built once per process; menus stay lazy). */
 export function catalog(): Catalog {
   if (!cached) {
-    const venues = SEEDS.map(buildVenue);
+    const venues = ROWS.map(buildVenue);
     cached = {
       venues,
       byId: new Map(venues.map((v) => [v.id, v])),
