@@ -3,6 +3,7 @@
 import { type Command, Option } from "commander";
 import { SvcError } from "../core/errors.ts";
 import { DEFAULT_PROFILE, validateProfileName } from "../config/store.ts";
+import type { LocationOverride } from "../services/location.ts";
 
 export type Format = "table" | "json" | "yaml";
 
@@ -15,11 +16,7 @@ export interface GlobalOptions {
   sandbox: boolean;
 }
 
-export interface LocationOverride {
-  address?: string;
-  lat?: number;
-  lon?: number;
-}
+export type { LocationOverride } from "../services/location.ts";
 
 /** Flags every leaf command accepts. */
 export function addGlobalFlags(cmd: Command): Command {

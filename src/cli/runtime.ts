@@ -114,6 +114,22 @@ export class Runtime {
     return this.gateway;
   }
 
+  /** The context services receive. */
+  async services(): Promise<ServiceContext> {
+    return {
+      gw: await this.getGateway(),
+      slugCache: new SlugCache(this.paths.slugCache),
+      locale: this.globals.locale,
+      profile: await this.profile(),
+      warn: (m) => this.warn(m),
+    };
+  }
+
+  /** The location of a location-aware command (override, else the account's selection). */
+  async resolveLocation(ctx?: ServiceContext): Promise<ResolvedLocation> {
+    return await resolveLocation(ctx ?? await this.services(), this.location);
+  }
+
   async close(): Promise<void> {
     await this.sandbox?.close();
     this.sandbox = undefined;

@@ -1,0 +1,66 @@
+/** Identifier forms of spec §2.13: venue refs (slug, 24-hex id, venue URL) and item refs (id, item URL). */
+
+import { SvcError } from "./errors.ts";
+import { isObjectId } from "./ids.ts";
+
+export type VenueRef = { kind: "id"; id: string } | { kind: "slug"; slug: string };
+
+export interface ItemRef {
+  itemId: string;
+  /** Venue slug carried by an item URL. */
+  venueSlug?: string;
+}
+
+const SLUG = /^[a-z0-9][a-z0-9-]{0,127}$/;
+const VENUE_FORMS = "a venue slug (pasta-piccola), a 24-character hex id, or a venue URL " +
+  "(https://<host>/<locale>/<country>/<city>/venue/<slug>)";
+const ITEM_FORMS = "a 24-character hex item id, or an item URL (…/venue/<slug>/itemid-<id>, " +
+  "…/menuitem-<id>, or the venue URL with ?itemid=<id>)";
+
+function tryUrl(input: string): URL | undefined {
+  if (!/^https?:\/\//i.test(input)) return undefined;
+  try {
+    return new URL(input);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The slug after `/venue/` or `/restaurant/` in a marketplace URL path. */
+function slugFromPath(url: URL): string | undefined {
+  const parts = url.pathname.split("/").filter(Boolean).map((p) => decodeURIComponent(p).toLowerCase());
+  const at = parts.findIndex((p) => p === "venue" || p === "restaurant");
+  const slug = at >= 0 ? parts[at + 1] : undefined;
+  return slug && SLUG.test(slug) ? slug : undefined;
+}
+
+export function parseVenueRef(input: string): VenueRef {
+  const raw = input.trim();
+  if (isObjectId(raw)) return { kind: "id", id: raw.toLowerCase() };
+  const url = tryUrl(raw);
+  if (url) {
+    const slug = slugFromPath(url);
+    if (slug) return { kind: "slug", slug };
+  } else if (SLUG.test(raw.toLowerCase())) {
+    return { kind: "slug", slug: raw.toLowerCase() };
+  }
+  throw new SvcError("SVC_INVALID_ARGUMENT", `"${input}" is not a venue: use ${VENUE_FORMS}`);
+}
+
+export function isUrl(input: string): boolean {
+  return tryUrl(input.trim()) !== undefined;
+}
+
+export function parseItemRef(input: string): ItemRef {
+  const raw = input.trim();
+  if (isObjectId(raw)) return { itemId: raw.toLowerCase() };
+  const url = tryUrl(raw);
+  if (url) {
+    const venueSlug = slugFromPath(url);
+    const fromQuery = url.searchParams.get("itemid") ?? url.searchParams.get("itemId");
+    const fromPath = url.pathname.match(/\/(?:itemid|menuitem)-([0-9a-f]{24})(?:\/|$)/i)?.[1];
+    const itemId = fromPath ?? (fromQuery && isObjectId(fromQuery) ? fromQuery : undefined);
+    if (itemId) return { itemId: itemId.toLowerCase(), ...(venueSlug ? { venueSlug } : {}) };
+  }
+  throw new SvcError("SVC_INVALID_ARGUMENT", `"${input}" is not an item: use ${ITEM_FORMS}`);
+}

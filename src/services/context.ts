@@ -1,0 +1,28 @@
+/** What every service receives: the gateway, the slug cache, the locale and a warnings sink. */
+
+import type { Gateway } from "../gateway/client.ts";
+import type { SlugCache } from "../config/slug_cache.ts";
+import type { Profile } from "../config/store.ts";
+
+export interface ServiceContext {
+  gw: Gateway;
+  slugCache: SlugCache;
+  locale: string;
+  /** The selected profile as read at start (location preferences, svc_address_id). */
+  profile: Profile | undefined;
+  warn(message: string): void;
+}
+
+export type Json = Record<string, unknown>;
+
+export const isObj = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
+export const obj = (v: unknown): Json | undefined => (isObj(v) ? v : undefined);
+export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+export const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+export const num = (
+  v: unknown,
+): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+export const bool = (v: unknown): boolean | undefined => (typeof v === "boolean" ? v : undefined);
+
+/** The language part of a BCP-47 locale ("en-FI" → "en"). */
+export const language = (locale: string): string => locale.split("-")[0].toLowerCase() || "en";

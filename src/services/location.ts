@@ -1,0 +1,142 @@
+/**
+ * Location resolution for location-aware commands: --lat/--lon, else --address (geocoded through
+ * the marketplace's geocode proxy), else the account's selected address (svc_address_id), else the
+ * profile's location preference, else the account's default address.
+ */
+
+import { SvcError } from "../core/errors.ts";
+import { arr, language, num, obj, type ServiceContext, str } from "./context.ts";
+
+export interface LocationOverride {
+  address?: string;
+  lat?: number;
+  lon?: number;
+}
+
+export interface ResolvedLocation {
+  lat: number;
+  lon: number;
+  source: "coordinates" | "address" | "selected_address" | "profile_location" | "account_default";
+  label: string | null;
+  address_id?: string;
+}
+
+/** Coordinates from a GeoJSON point (`[lon, lat]`) or {lat, lon|lng} objects. */
+export function coordinatesOf(v: unknown): { lat: number; lon: number } | undefined {
+  const o = obj(v);
+  const c = arr(o?.coordinates);
+  if (c.length >= 2 && num(c[0]) !== undefined && num(c[1]) !== undefined) {
+    return { lon: c[0] as number, lat: c[1] as number };
+  }
+  const lat = num(o?.lat) ?? num(o?.latitude);
+  const lon = num(o?.lon) ?? num(o?.lng) ?? num(o?.longitude);
+  return lat !== undefined && lon !== undefined ? { lat, lon } : undefined;
+}
+
+export async function geocode(ctx: ServiceContext, address: string): Promise<ResolvedLocation> {
+  const { data } = await ctx.gw.request({
+    host: "user_api",
+    method: "GET",
+    path: "/v1/google/geocode/json",
+    query: { address, language: language(ctx.locale) },
+    auth: "optional",
+  });
+  const first = obj(arr(obj(data)?.results)[0]);
+  const loc = coordinatesOf(obj(obj(first?.geometry)?.location));
+  if (!first || !loc) {
+    throw new SvcError("SVC_LOCATION_RESOLVE_ERROR", `could not find the address "${address}"`, {
+      hint: "try a fuller address, or pass --lat and --lon",
+    });
+  }
+  return { ...loc, source: "address", label: str(first.formatted_address) ?? address };
+}
+
+export interface AccountAddress {
+  id: string;
+  lat?: number;
+  lon?: number;
+  street: string | null;
+  is_default: boolean;
+  raw: Record<string, unknown>;
+}
+
+/** The saved addresses (GET /v2/delivery/info), normalised enough to locate them. */
+export async function accountAddresses(ctx: ServiceContext): Promise<AccountAddress[]> {
+  const { data } = await ctx.gw.request({
+    host: "user_api",
+    method: "GET",
+    path: "/v2/delivery/info",
+    auth: "required",
+  });
+  const rows = arr(obj(data)?.results ?? obj(data)?.addresses);
+  const out: AccountAddress[] = [];
+  for (const r of rows) {
+    const row = obj(r);
+    const id = str(row?.id);
+    if (!row || !id) continue;
+    const loc = obj(row.location);
+    const c = coordinatesOf(loc?.user_coordinates) ?? coordinatesOf(loc?.google_place_coordinates) ??
+      coordinatesOf(loc);
+    out.push({
+      id,
+      ...(c ?? {}),
+      street: str(loc?.address) ?? null,
+      is_default: row.is_default === true || row.selected === true,
+      raw: row,
+    });
+  }
+  return out;
+}
+
+export async function resolveLocation(
+  ctx: ServiceContext,
+  override: LocationOverride,
+): Promise<ResolvedLocation> {
+  if (override.lat !== undefined && override.lon !== undefined) {
+    return { lat: override.lat, lon: override.lon, source: "coordinates", label: null };
+  }
+  if (override.address) return await geocode(ctx, override.address);
+  const profile = ctx.profile;
+  const signedIn = ctx.gw.auth?.hasCredentials() ?? false;
+  const selectedId = profile?.svc_address_id;
+  let addresses: AccountAddress[] | undefined;
+  if (signedIn && selectedId) {
+    addresses = await accountAddresses(ctx);
+    const hit = addresses.find((a) => a.id === selectedId);
+    if (hit?.lat !== undefined && hit.lon !== undefined) {
+      return {
+        lat: hit.lat,
+        lon: hit.lon,
+        source: "selected_address",
+        label: hit.street,
+        address_id: hit.id,
+      };
+    }
+    ctx.warn(`the selected address ${selectedId} is no longer in the account; using another location`);
+  }
+  if (profile?.location) {
+    return { ...profile.location, source: "profile_location", label: profile.address ?? null };
+  }
+  if (signedIn) {
+    addresses ??= await accountAddresses(ctx);
+    const located = addresses.filter((a) => a.lat !== undefined && a.lon !== undefined);
+    const hit = located.find((a) => a.is_default) ?? located[0];
+    if (hit) {
+      return {
+        lat: hit.lat!,
+        lon: hit.lon!,
+        source: "account_default",
+        label: hit.street,
+        address_id: hit.id,
+      };
+    }
+  }
+  throw new SvcError(
+    "SVC_LOCATION_RESOLVE_ERROR",
+    signedIn ? "the account has no saved address with coordinates" : "no location available",
+    {
+      hint:
+        'pass --address "<street, city>" or --lat <f> --lon <f>, or sign in with an account that has an address',
+    },
+  );
+}

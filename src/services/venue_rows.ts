@@ -1,0 +1,140 @@
+/** Normalised venue rows (spec §2.8) from feed-shaped payloads; tolerant of missing and unknown fields. */
+
+import { type Money, money } from "../core/money.ts";
+import { arr, bool, num, obj, str } from "./context.ts";
+
+export type Badge = "wolt_plus" | "discount" | "fast" | "schedule" | "new";
+
+export interface VenueRow {
+  name: string;
+  slug: string | null;
+  tagline: string | null;
+  top_offer: string | null;
+  rating: number | null;
+  delivery_estimate: string | null;
+  delivery_fee: Money | null;
+  price_range: string | null;
+  promotions: string[];
+  badges: Badge[];
+  menu_highlights: string[];
+  wolt_plus: boolean | null;
+  venue_id: string;
+}
+
+/** `venues` rows keep a few more facts. */
+export interface VenueListRow extends VenueRow {
+  address: string | null;
+  price_range_scale: number | null;
+  /** Whether ordering for immediate delivery is possible now; null when the payload does not say. */
+  open_now: boolean | null;
+  /** Whether scheduled ordering is possible; null when the payload does not say. */
+  scheduled_available: boolean | null;
+  product_line: string | null;
+  tags: string[];
+  estimate_minutes: number | null;
+  distance_m: number | null;
+}
+
+const BADGE_ORDER: Badge[] = ["wolt_plus", "discount", "fast", "schedule", "new"];
+
+function badgesOf(v: Record<string, unknown>, wolt_plus: boolean | null, promotions: string[]): Badge[] {
+  const set = new Set<Badge>();
+  if (wolt_plus) set.add("wolt_plus");
+  if (promotions.length) set.add("discount");
+  for (const raw of [...arr(v.badges_v2), ...arr(v.badges)]) {
+    const b = obj(raw);
+    const key = `${str(b?.icon) ?? ""} ${str(b?.variant) ?? ""} ${str(b?.text) ?? ""}`.toLowerCase();
+    if (/wolt[-_ ]?plus/.test(key)) set.add("wolt_plus");
+    if (/discount|coupon|promo/.test(key)) set.add("discount");
+    if (/\bfast\b|quick/.test(key)) set.add("fast");
+    if (/schedule|preorder/.test(key)) set.add("schedule");
+    if (/\bnew\b/.test(key)) set.add("new");
+  }
+  return BADGE_ORDER.filter((b) => set.has(b));
+}
+
+function taglineOf(v: Record<string, unknown>): string | null {
+  const d = v.short_description;
+  if (typeof d === "string" && d) return d;
+  const first = obj(arr(d)[0]);
+  return str(first?.value) ?? str(obj(v.short_description_v2)?.value) ?? null;
+}
+
+function estimateOf(v: Record<string, unknown>): string | null {
+  const range = str(v.estimate_range) ?? str(obj(v.estimate_box)?.title);
+  if (range) return `${range} ${str(obj(v.estimate_box)?.subtitle) ?? "min"}`;
+  const minutes = num(v.estimate);
+  return minutes === undefined ? null : `${minutes} min`;
+}
+
+function priceRange(scale: number | undefined, currency: string | null): string | null {
+  if (scale === undefined || scale < 1) return null;
+  const symbol = currency === "EUR" ? "€" : currency === "GBP" ? "£" : "$";
+  return symbol.repeat(Math.min(4, Math.round(scale)));
+}
+
+/** One feed/search item (`{venue:{…}, link, …}`) or a bare venue object; undefined when it is not a venue. */
+export function venueRowOf(item: unknown, locale?: string): VenueListRow | undefined {
+  const it = obj(item);
+  const v = obj(it?.venue) ?? (it && str(it.id) && str(it.name) ? it : undefined);
+  const id = str(v?.id) ?? str(obj(it?.link)?.target);
+  if (!v || !id) return undefined;
+  const currency = str(v.currency) ?? null;
+  const promotions = arr(v.promotions).map((p) => str(obj(p)?.text)).filter((t): t is string => !!t);
+  const plusFlag = bool(v.show_wolt_plus);
+  const plusBadge = arr(v.badges_v2).some((b) =>
+    /wolt[-_]?plus/.test(String(obj(b)?.icon ?? obj(b)?.variant))
+  );
+  const wolt_plus = plusFlag ?? (plusBadge ? true : null);
+  const fee = num(v.delivery_price_int);
+  const discountBadge = arr(v.badges_v2).map(obj).find((b) => b?.variant === "discount");
+  const online = bool(v.online), delivers = bool(v.delivers);
+  const scale = num(v.price_range);
+  const badges = badgesOf(v, wolt_plus, promotions);
+  return {
+    name: str(v.name) ?? str(it?.title) ?? id,
+    slug: str(v.slug) ?? null,
+    tagline: taglineOf(v),
+    top_offer: promotions[0] ?? str(discountBadge?.text) ?? null,
+    rating: num(obj(v.rating)?.score) ?? null,
+    delivery_estimate: estimateOf(v),
+    delivery_fee: fee === undefined ? null : {
+      ...money(fee, currency, locale),
+      formatted: str(v.delivery_price) ?? money(fee, currency, locale).formatted,
+    },
+    price_range: priceRange(scale, currency),
+    promotions,
+    badges,
+    menu_highlights: arr(v.venue_preview_items).map((p) => str(obj(p)?.name)).filter((n): n is string => !!n),
+    wolt_plus,
+    venue_id: id,
+    address: str(v.address) ?? null,
+    price_range_scale: scale ?? null,
+    open_now: online === undefined && delivers === undefined ? null : online === true && delivers !== false,
+    scheduled_available: badges.includes("schedule") ? true : null,
+    product_line: str(v.product_line) ?? null,
+    tags: arr(v.tags).filter((t): t is string => typeof t === "string"),
+    estimate_minutes: num(v.estimate) ?? null,
+    distance_m: num(arr(obj(it?.sorting)?.sortables).map(obj).find((s) => s?.id === "distance")?.value) ??
+      null,
+  };
+}
+
+/** The §2.8 row (feed/top shape) from a `venues` row. */
+export function baseRow(r: VenueListRow): VenueRow {
+  return {
+    name: r.name,
+    slug: r.slug,
+    tagline: r.tagline,
+    top_offer: r.top_offer,
+    rating: r.rating,
+    delivery_estimate: r.delivery_estimate,
+    delivery_fee: r.delivery_fee,
+    price_range: r.price_range,
+    promotions: r.promotions,
+    badges: r.badges,
+    menu_highlights: r.menu_highlights,
+    wolt_plus: r.wolt_plus,
+    venue_id: r.venue_id,
+  };
+}
