@@ -20,6 +20,9 @@ import {
   parseLocation,
 } from "./options.ts";
 import { LOCATION_AWARE } from "./tree.ts";
+import { SlugCache } from "../config/slug_cache.ts";
+import type { ServiceContext } from "../services/context.ts";
+import { type ResolvedLocation, resolveLocation } from "../services/location.ts";
 
 /** Renders `data` for people; loaded table helpers are passed in. */
 export type TableRenderer<T> = (
