@@ -1,10 +1,193 @@
 /** Discovery commands: feed, top, venues (+ categories), items. */
 
 import { type Command, Option } from "commander";
-import { action, notImplemented } from "./runtime.ts";
+import { SvcError } from "../core/errors.ts";
+import {
+  feed,
+  type FeedResult,
+  ITEM_SEARCH_CAP,
+  type ItemSearchResult,
+  searchItems,
+  SORT_KEYS,
+  top,
+  venueCategories,
+  venues,
+} from "../services/discovery.ts";
+import type { VenueRow } from "../services/venue_rows.ts";
+import { badgePrefix } from "../output/badges.ts";
+import type { Cell } from "../output/table.ts";
+import { action, type Runtime, type TableRenderer } from "./runtime.ts";
 import { addPaging, addShowHighlights, leaf } from "./tree.ts";
+import { parseIntFlag } from "./options.ts";
+import { parseChoice, parseNumberFlag, parsePaging, parseShowHighlights, requireText } from "./paging.ts";
 
-const todo = (name: string) => action(notImplemented(name));
+const VENUE_TYPES = ["restaurant", "grocery", "pharmacy", "retail"] as const;
+
+type Ui = Parameters<TableRenderer<unknown>>[1];
+
+/** The 8 default venue columns, plus Highlights by the auto rule. */
+export function venueTable(rows: VenueRow[], highlights: boolean | "auto", ui: Ui, title?: string): string {
+  const show = highlights === "auto" ? rows.some((r) => r.menu_highlights.length > 0) : highlights;
+  const t = ui.table.truncate;
+  const headers = ["Venue", "Slug", "Tagline", "Top offer", "Rating", "Delivery", "Fee", "Plus"];
+  if (show) headers.push("Highlights");
+  const body = rows.map((r) => {
+    const cells: Cell[] = [
+      badgePrefix(r.badges) + r.name,
+      r.slug,
+      r.tagline && t(r.tagline, 32),
+      r.top_offer && t(r.top_offer, 26),
+      r.rating === null ? null : r.rating.toFixed(1),
+      r.delivery_estimate,
+      r.delivery_fee?.formatted ?? null,
+      r.wolt_plus,
+    ];
+    if (show) cells.push(r.menu_highlights.length ? t(r.menu_highlights.join(", "), 32) : null);
+    return cells;
+  });
+  return rows.length
+    ? ui.table.renderTable(headers, body, ui.style, title)
+    : `${title ? title + "\n" : ""}(no venues)`;
+}
+
+function pageFooter(d: { count: number; total: number; next_offset: number | null }): string {
+  return d.next_offset === null ? "" : `\n${d.count} of ${d.total} shown; next: --offset ${d.next_offset}`;
+}
+
+async function runFeed(rt: Runtime): Promise<void> {
+  const o = rt.opts;
+  const sectionLimit = o.sectionLimit === undefined ? 0 : parseIntFlag("section-limit", o.sectionLimit, 0);
+  const perSection = o.perSection === undefined ? 6 : parseIntFlag("per-section", o.perSection, 1);
+  const highlights = parseShowHighlights(o.showHighlights);
+  const query = typeof o.query === "string" ? o.query : undefined;
+  const ctx = await rt.services();
+  const data = await feed(ctx, await rt.resolveLocation(ctx), { sectionLimit, query });
+  await rt.emit(data, (d: FeedResult, ui) => {
+    if (!d.sections.length) return "(no sections)";
+    if (o.summary) {
+      return ui.table.renderTable(
+        ["Section", "Kind", "Count", "Top items"],
+        d.sections.map((s) => [
+          s.title,
+          s.kind,
+          s.count,
+          ui.table.truncate(
+            (s.kind === "brands" ? s.brands!.map((b) => b.name) : s.venues!.map((v) => v.name)).slice(0, 3)
+              .join(", "),
+            60,
+          ),
+        ]),
+        ui.style,
+      );
+    }
+    return d.sections.map((s) => {
+      if (s.kind === "brands") {
+        return `${ui.style.bold(s.title)}: ${s.brands!.map((b) => b.name).join(" · ")}`;
+      }
+      const shown = s.venues!.slice(0, perSection);
+      const more = s.count > shown.length ? `\n… ${s.count - shown.length} more (see --format json)` : "";
+      return venueTable(shown, highlights, ui, `${s.title} (${s.count})`) + more;
+    }).join("\n\n");
+  });
+}
+
+async function runTop(rt: Runtime, n?: string): Promise<void> {
+  const o = rt.opts;
+  const count = n === undefined ? 10 : parseIntFlag("N", n, 1);
+  const paging = parsePaging(o, count);
+  const highlights = parseShowHighlights(o.showHighlights);
+  const ctx = await rt.services();
+  const data = await top(ctx, await rt.resolveLocation(ctx), {
+    query: typeof o.query === "string" ? o.query : undefined,
+    woltPlus: o.woltPlus === true,
+    paging,
+  });
+  await rt.emit(data, (d, ui) => venueTable(d.venues, highlights, ui) + pageFooter(d));
+}
+
+async function runVenues(rt: Runtime): Promise<void> {
+  const o = rt.opts;
+  const sortKey = o.sort === undefined ? "recommended" : String(o.sort).toLowerCase();
+  const sort = SORT_KEYS[sortKey];
+  if (!sort) {
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      `invalid --sort "${o.sort}": use ${Object.keys(SORT_KEYS).join(", ")}`,
+    );
+  }
+  const opts = {
+    query: typeof o.query === "string" ? o.query : undefined,
+    type: parseChoice("type", o.type, VENUE_TYPES),
+    category: typeof o.category === "string" ? o.category : undefined,
+    sort,
+    openNow: o.openNow === true,
+    woltPlus: o.woltPlus === true,
+    promotionsOnly: o.promotionsOnly === true,
+    minRating: parseNumberFlag("min-rating", o.minRating, 0, 10),
+    maxDeliveryFee: o.maxDeliveryFee === undefined
+      ? undefined
+      : parseIntFlag("max-delivery-fee", o.maxDeliveryFee, 0),
+    enrich: o.enrich === true,
+    paging: parsePaging(o),
+  };
+  const highlights = parseShowHighlights(o.showHighlights);
+  const ctx = await rt.services();
+  const data = await venues(ctx, await rt.resolveLocation(ctx), opts);
+  await rt.emit(data, (d, ui) => venueTable(d.venues, highlights, ui) + pageFooter(d));
+}
+
+async function runCategories(rt: Runtime): Promise<void> {
+  const paging = parsePaging(rt.opts);
+  const ctx = await rt.services();
+  const data = await venueCategories(ctx, await rt.resolveLocation(ctx), paging);
+  await rt.emit(data, (d, ui) =>
+    d.categories.length
+      ? ui.table.renderTable(
+        ["Category", "Slug", "Venues"],
+        d.categories.map((c) => [c.name, c.slug, c.venue_count]),
+        ui.style,
+      ) + pageFooter(d)
+      : "(no categories)");
+}
+
+function itemsTable(d: ItemSearchResult, ui: Ui): string {
+  if (!d.items.length) return `(no items match "${d.query}")`;
+  const byRank = new Map(d.items.map((i) => [i.global_rank, i]));
+  const rows: Cell[][] = [];
+  for (const g of d.venue_groups) {
+    const shown = g.item_ranks.slice(0, 3).map((r) => byRank.get(r)!);
+    shown.forEach((i, n) =>
+      rows.push([
+        n === 0 ? ui.table.truncate(g.venue_name ?? g.venue_slug ?? "?", 28) : "",
+        ui.table.truncate(i.name, 42),
+        i.price.formatted ?? i.price.amount,
+        i.is_available === null ? "?" : i.is_available,
+        n === 0 ? g.venue_slug : "",
+      ])
+    );
+    if (g.item_ranks.length > 3) rows.push(["", `… ${g.item_ranks.length - 3} more`, "", "", ""]);
+  }
+  const footer = [
+    `${d.returned_count} item(s) from ${d.venue_groups.length} venue(s); completeness unknown` +
+    (d.limit_reached ? ` (limit ${d.limit} reached)` : ""),
+    `more from one venue: svc venue menu <slug> --query ${JSON.stringify(d.query)}`,
+  ].join("\n");
+  return ui.table.renderTable(["Venue", "Item", "Price", "Available", "Slug"], rows, ui.style) + "\n" +
+    footer;
+}
+
+async function runItems(rt: Runtime): Promise<void> {
+  const o = rt.opts;
+  const query = requireText("query", o.query);
+  const limit = o.limit === undefined ? 20 : parseIntFlag("limit", o.limit, 1, ITEM_SEARCH_CAP);
+  const ctx = await rt.services();
+  const data = await searchItems(ctx, await rt.resolveLocation(ctx), {
+    query,
+    limit,
+    availableOnly: o.availableOnly === true,
+  });
+  await rt.emit(data, itemsTable);
+}
 
 export function registerDiscovery(program: Command): void {
   addShowHighlights(
@@ -14,19 +197,20 @@ export function registerDiscovery(program: Command): void {
     .addOption(new Option("--per-section <n>", "table rows per section (default: 6; JSON keeps all)"))
     .addOption(new Option("--query <text>", "keep venues whose name, tagline, top offer or slug match"))
     .addOption(new Option("--summary", "one line per section"))
-    .action(todo("feed"));
+    .action(action(runFeed));
 
   addShowHighlights(addPaging(
     leaf(program, "top [N]", "the top venues near you, deduplicated (default 10)", {
       location: true,
       auth: true,
     }),
+    "rows (overrides N)",
   ))
     .addOption(new Option("--query <text>", "keep venues matching this text"))
     .addOption(new Option("--wolt-plus", "keep plus-membership venues only"))
-    .action(todo("top"));
+    .action(action(runTop));
 
-  const venues = addShowHighlights(addPaging(
+  const venuesCmd = addShowHighlights(addPaging(
     leaf(program, "venues", "search and filter venues near you", { location: true, auth: true }),
   ))
     .addOption(new Option("--query <text>", "filter by venue name or slug"))
@@ -44,13 +228,13 @@ export function registerDiscovery(program: Command): void {
     .addOption(new Option("--min-rating <float>", "minimum rating (0-10)"))
     .addOption(new Option("--max-delivery-fee <minor>", "maximum delivery fee in minor units"))
     .addOption(new Option("--enrich", "fetch promotions and membership per venue (slower, bounded)"))
-    .action(todo("venues"));
-  addPaging(leaf(venues, "categories", "venue categories near you", { location: true, auth: true }))
-    .action(todo("venues categories"));
+    .action(action(runVenues));
+  addPaging(leaf(venuesCmd, "categories", "venue categories near you", { location: true, auth: true }))
+    .action(action(runCategories));
 
   leaf(program, "items", "search items across venues near you", { location: true, auth: true })
     .addOption(new Option("--query <text>", "what to search for (required)"))
     .addOption(new Option("--limit <n>", "rows, 1-200 (default: 20)"))
     .addOption(new Option("--available-only", "drop rows explicitly marked unavailable"))
-    .action(todo("items"));
+    .action(action(runItems));
 }

@@ -37,6 +37,11 @@ export interface VenueListRow extends VenueRow {
 
 const BADGE_ORDER: Badge[] = ["wolt_plus", "discount", "fast", "schedule", "new"];
 
+/** `badges` plus `badge`, in the canonical order. */
+export function addBadge(badges: Badge[], badge: Badge): Badge[] {
+  return BADGE_ORDER.filter((b) => b === badge || badges.includes(b));
+}
+
 function badgesOf(v: Record<string, unknown>, wolt_plus: boolean | null, promotions: string[]): Badge[] {
   const set = new Set<Badge>();
   if (wolt_plus) set.add("wolt_plus");

@@ -1,0 +1,517 @@
+/** Discovery: the home feed, top venues, venue lists (with optional enrichment), categories, item search. */
+
+import { SvcError } from "../core/errors.ts";
+import { type Money, money } from "../core/money.ts";
+import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
+import type { ResolvedLocation } from "./location.ts";
+import { addBadge, baseRow, type VenueListRow, type VenueRow, venueRowOf } from "./venue_rows.ts";
+
+export interface BrandRow {
+  name: string;
+  slug: string | null;
+}
+
+export interface FeedSection {
+  name: string;
+  title: string;
+  kind: "venues" | "brands";
+  count: number;
+  venues?: VenueRow[];
+  brands?: BrandRow[];
+}
+
+export interface LocationInfo {
+  lat: number;
+  lon: number;
+  source: ResolvedLocation["source"];
+  label: string | null;
+}
+
+export const locationInfo = (l: ResolvedLocation): LocationInfo => ({
+  lat: l.lat,
+  lon: l.lon,
+  source: l.source,
+  label: l.label,
+});
+
+interface RawSection {
+  name: string;
+  title: string;
+  kind: "venues" | "brands";
+  venues: VenueListRow[];
+  brands: BrandRow[];
+}
+
+interface FrontPage {
+  city: string | null;
+  sections: RawSection[];
+}
+
+const NON_VENUE_TEMPLATES = new Set(["category-list", "categories"]);
+
+/** GET /v1/pages/front once and parse its sections; unknown parts are skipped with a warning. */
+export async function frontPage(
+  ctx: ServiceContext,
+  loc: ResolvedLocation,
+): Promise<FrontPage & { raw: unknown }> {
+  const { data } = await ctx.gw.request({
+    host: "consumer_api",
+    method: "GET",
+    path: "/v1/pages/front",
+    query: { lat: loc.lat.toFixed(6), lon: loc.lon.toFixed(6) },
+    auth: "optional",
+  });
+  const page = obj(data);
+  if (!page) throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the home feed is not a JSON object");
+  const sections: RawSection[] = [];
+  let skippedItems = 0;
+  for (const s of arr(page.sections)) {
+    const sec = obj(s);
+    if (!sec) continue;
+    const name = str(sec.name) ?? "section";
+    const title = str(sec.title) ?? name;
+    const template = str(sec.template) ?? "";
+    const items = arr(sec.items);
+    const itemTemplates = new Set(items.map((i) => str(obj(i)?.template)));
+    if (
+      template === "brand-carousel" ||
+      (items.length && itemTemplates.size === 1 && itemTemplates.has("brand"))
+    ) {
+      const brands = items.map(obj).filter((b) => b && str(b.title)).map((b) => ({
+        name: str(b!.title)!,
+        slug: str(obj(b!.link)?.target) ?? null,
+      }));
+      sections.push({ name, title, kind: "brands", venues: [], brands });
+      continue;
+    }
+    if (template === "venue-list" || itemTemplates.has("venue")) {
+      const venues: VenueListRow[] = [];
+      for (const item of items) {
+        const row = venueRowOf(item, ctx.locale);
+        if (row) venues.push(row);
+        else skippedItems++;
+      }
+      sections.push({ name, title, kind: "venues", venues, brands: [] });
+      continue;
+    }
+    if (!NON_VENUE_TEMPLATES.has(template)) {
+      ctx.warn(`skipped feed section "${name}" with unsupported template "${template || "none"}"`);
+    }
+  }
+  if (skippedItems) ctx.warn(`skipped ${skippedItems} feed item(s) that are not venues`);
+  return { city: str(page.city) ?? str(obj(page.city_data)?.name) ?? null, sections, raw: data };
+}
+
+function matches(r: VenueRow, q: string): boolean {
+  return [r.name, r.tagline, r.top_offer, r.slug].some((f) => f?.toLowerCase().includes(q));
+}
+
+export interface FeedOptions {
+  sectionLimit?: number;
+  query?: string;
+}
+
+export interface FeedResult {
+  city: string | null;
+  location: LocationInfo;
+  sections: FeedSection[];
+  section_count: number;
+}
+
+export async function feed(
+  ctx: ServiceContext,
+  loc: ResolvedLocation,
+  opts: FeedOptions,
+): Promise<FeedResult> {
+  const page = await frontPage(ctx, loc);
+  const q = opts.query?.trim().toLowerCase();
+  let sections: FeedSection[] = page.sections.map((s) => {
+    if (s.kind === "brands") {
+      const brands = q ? s.brands.filter((b) => b.name.toLowerCase().includes(q)) : s.brands;
+      return { name: s.name, title: s.title, kind: "brands", count: brands.length, brands };
+    }
+    const venues = s.venues.map(baseRow).filter((r) => !q || matches(r, q));
+    return { name: s.name, title: s.title, kind: "venues", count: venues.length, venues };
+  });
+  sections = sections.filter((s) => s.count > 0);
+  if (opts.sectionLimit) sections = sections.slice(0, opts.sectionLimit);
+  return { city: page.city, location: locationInfo(loc), sections, section_count: sections.length };
+}
+
+/** Venue rows of every venue section in upstream order, deduplicated by venue id (first wins); no brands. */
+export function flattenVenues(sections: RawSection[]): VenueListRow[] {
+  const seen = new Set<string>();
+  const out: VenueListRow[] = [];
+  for (const s of sections) {
+    if (s.kind !== "venues") continue;
+    for (const v of s.venues) {
+      if (seen.has(v.venue_id)) continue;
+      seen.add(v.venue_id);
+      out.push(v);
+    }
+  }
+  return out;
+}
+
+export interface Paging {
+  limit?: number;
+  offset: number;
+}
+
+export interface PageInfo {
+  count: number;
+  total: number;
+  offset: number;
+  limit: number | null;
+  next_offset: number | null;
+}
+
+export function paginate<T>(rows: T[], paging: Paging): { rows: T[]; page: PageInfo } {
+  const slice = rows.slice(
+    paging.offset,
+    paging.limit === undefined ? undefined : paging.offset + paging.limit,
+  );
+  const end = paging.offset + slice.length;
+  return {
+    rows: slice,
+    page: {
+      count: slice.length,
+      total: rows.length,
+      offset: paging.offset,
+      limit: paging.limit ?? null,
+      next_offset: end < rows.length ? end : null,
+    },
+  };
+}
+
+export type RankedRow = VenueListRow & { rank: number };
+
+export interface TopResult extends PageInfo {
+  location: LocationInfo;
+  venues: RankedRow[];
+}
+
+export async function top(
+  ctx: ServiceContext,
+  loc: ResolvedLocation,
+  opts: { query?: string; woltPlus?: boolean; paging: Paging },
+): Promise<TopResult> {
+  const page = await frontPage(ctx, loc);
+  const q = opts.query?.trim().toLowerCase();
+  const ranked = flattenVenues(page.sections)
+    .map((v, i) => ({ ...v, rank: i + 1 }))
+    .filter((r) => (!q || matches(r, q)) && (!opts.woltPlus || r.wolt_plus === true));
+  const { rows, page: info } = paginate(ranked, opts.paging);
+  return { location: locationInfo(loc), ...info, venues: rows };
+}
+
+export const SORT_KEYS: Record<
+  string,
+  "recommended" | "distance" | "rating" | "delivery_price" | "delivery_time"
+> = {
+  "recommended": "recommended",
+  "distance": "distance",
+  "rating": "rating",
+  "delivery_price": "delivery_price",
+  "delivery-price": "delivery_price",
+  "fee": "delivery_price",
+  "delivery_time": "delivery_time",
+  "delivery-time": "delivery_time",
+  "delivery": "delivery_time",
+};
+
+export type VenueSort = (typeof SORT_KEYS)[string];
+
+export interface VenuesOptions {
+  query?: string;
+  type?: string;
+  category?: string;
+  sort: VenueSort;
+  openNow?: boolean;
+  woltPlus?: boolean;
+  promotionsOnly?: boolean;
+  minRating?: number;
+  maxDeliveryFee?: number;
+  enrich?: boolean;
+  paging: Paging;
+}
+
+export interface VenuesResult extends PageInfo {
+  location: LocationInfo;
+  sort: VenueSort;
+  enriched: boolean;
+  venues: VenueListRow[];
+}
+
+/** Budgets of --enrich (also in README): at most this many venues, this many in flight, this much time. */
+export const ENRICH_BUDGET = { maxVenues: 30, concurrency: 4, totalMs: 8000 };
+
+const slugOf = (s: string) =>
+  s.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+
+function compareNullable(a: number | null, b: number | null, dir: 1 | -1): number {
+  if (a === null && b === null) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return (a - b) * dir;
+}
+
+function sortRows(rows: VenueListRow[], sort: VenueSort): VenueListRow[] {
+  const by: Record<VenueSort, ((a: VenueListRow, b: VenueListRow) => number) | undefined> = {
+    recommended: undefined,
+    distance: (a, b) => compareNullable(a.distance_m, b.distance_m, 1),
+    rating: (a, b) => compareNullable(a.rating, b.rating, -1),
+    delivery_price: (a, b) =>
+      compareNullable(a.delivery_fee?.amount ?? null, b.delivery_fee?.amount ?? null, 1),
+    delivery_time: (a, b) => compareNullable(a.estimate_minutes, b.estimate_minutes, 1),
+  };
+  const cmp = by[sort];
+  return cmp
+    ? rows.map((r, i) => [r, i] as const).sort((x, y) => cmp(x[0], y[0]) || x[1] - y[1]).map((x) => x[0])
+    : rows;
+}
+
+async function enrichRows(ctx: ServiceContext, loc: ResolvedLocation, rows: VenueListRow[]): Promise<void> {
+  const targets = rows.filter((r) => r.slug).slice(0, ENRICH_BUDGET.maxVenues);
+  if (rows.length > targets.length) {
+    ctx.warn(`--enrich looked at the first ${targets.length} of ${rows.length} venues (budget)`);
+  }
+  const deadline = Date.now() + ENRICH_BUDGET.totalMs;
+  let next = 0, failed = 0, skipped = 0;
+  const worker = async () => {
+    while (next < targets.length) {
+      const row = targets[next++];
+      if (Date.now() > deadline) {
+        skipped++;
+        continue;
+      }
+      try {
+        const { data } = await ctx.gw.request({
+          host: "consumer_api",
+          method: "GET",
+          path: `/order-xp/web/v1/venue/slug/${encodeURIComponent(row.slug!)}/dynamic/`,
+          query: {
+            lat: loc.lat.toFixed(6),
+            lon: loc.lon.toFixed(6),
+            selected_delivery_method: "homedelivery",
+          },
+          auth: "optional",
+          timeoutMs: Math.max(500, deadline - Date.now()),
+        });
+        applyDynamic(row, obj(data) ?? {});
+      } catch {
+        failed++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: ENRICH_BUDGET.concurrency }, worker));
+  if (failed) ctx.warn(`--enrich could not read ${failed} venue page(s); their promotions may be incomplete`);
+  if (skipped) ctx.warn(`--enrich ran out of its time budget; ${skipped} venue(s) were not enriched`);
+}
+
+/** Campaign banners and offer trackers of the dynamic venue page become promotions. */
+export function applyDynamic(row: VenueListRow, page: Record<string, unknown>): void {
+  const venue = obj(page.venue) ?? {};
+  const texts = [
+    ...arr(venue.banners).map((b) => str(obj(b)?.title) ?? str(obj(b)?.text) ?? str(obj(b)?.formatted_text)),
+    ...arr(obj(venue.offer_assistant)?.offer_trackers).map((t) => str(obj(t)?.title)),
+    ...arr(venue.promotions).map((p) => str(obj(p)?.text)),
+    ...arr(obj(page.venue_raw)?.discounts).map((d) => str(obj(obj(d)?.banner)?.formatted_text)),
+  ].filter((t): t is string => !!t);
+  for (const t of texts) if (!row.promotions.includes(t)) row.promotions.push(t);
+  if (row.promotions.length) row.badges = addBadge(row.badges, "discount");
+  row.top_offer ??= row.promotions[0] ?? null;
+  const plus = bool(venue.show_wolt_plus);
+  if (row.wolt_plus === null && plus !== undefined) row.wolt_plus = plus;
+}
+
+export async function venues(
+  ctx: ServiceContext,
+  loc: ResolvedLocation,
+  opts: VenuesOptions,
+): Promise<VenuesResult> {
+  const page = await frontPage(ctx, loc);
+  const q = opts.query?.trim().toLowerCase();
+  const category = opts.category ? slugOf(opts.category) : undefined;
+  let rows = flattenVenues(page.sections).filter((r) =>
+    (!q || r.name.toLowerCase().includes(q) || (r.slug ?? "").includes(q)) &&
+    (!opts.type || r.product_line === opts.type) &&
+    (!category || r.tags.some((t) => slugOf(t) === category)) &&
+    (!opts.openNow || r.open_now === true) &&
+    (!opts.woltPlus || r.wolt_plus === true) &&
+    (opts.minRating === undefined || (r.rating !== null && r.rating >= opts.minRating)) &&
+    (opts.maxDeliveryFee === undefined ||
+      (r.delivery_fee !== null && r.delivery_fee.amount <= opts.maxDeliveryFee))
+  );
+  const enrich = opts.enrich || opts.promotionsOnly === true;
+  if (enrich) await enrichRows(ctx, loc, rows);
+  if (opts.promotionsOnly) rows = rows.filter((r) => r.promotions.length > 0);
+  rows = sortRows(rows, opts.sort);
+  const { rows: slice, page: info } = paginate(rows, opts.paging);
+  return { location: locationInfo(loc), sort: opts.sort, enriched: enrich, ...info, venues: slice };
+}
+
+export interface CategoryRow {
+  slug: string;
+  name: string;
+  venue_count: number | null;
+}
+
+export interface CategoriesResult extends PageInfo {
+  location: LocationInfo;
+  categories: CategoryRow[];
+}
+
+/** Venue categories: the feed's category section, else derived from venue tags. */
+export async function venueCategories(
+  ctx: ServiceContext,
+  loc: ResolvedLocation,
+  paging: Paging,
+): Promise<CategoriesResult> {
+  const page = await frontPage(ctx, loc);
+  const raw = obj(page.raw);
+  let categories: CategoryRow[] = [];
+  for (const s of arr(raw?.sections)) {
+    const sec = obj(s);
+    if (!sec || !NON_VENUE_TEMPLATES.has(str(sec.template) ?? "")) continue;
+    for (const i of arr(sec.items)) {
+      const item = obj(i);
+      const slug = str(obj(item?.link)?.target) ?? (str(item?.title) ? slugOf(str(item?.title)!) : undefined);
+      if (!item || !slug) continue;
+      categories.push({ slug, name: str(item.title) ?? slug, venue_count: num(item.quantity) ?? null });
+    }
+  }
+  if (!categories.length) {
+    const counts = new Map<string, { name: string; n: number }>();
+    for (const v of flattenVenues(page.sections)) {
+      for (const t of v.tags) {
+        const c = counts.get(slugOf(t)) ?? { name: t, n: 0 };
+        c.n++;
+        counts.set(slugOf(t), c);
+      }
+    }
+    categories = [...counts].map(([slug, c]) => ({ slug, name: c.name, venue_count: c.n }))
+      .sort((a, b) => a.slug.localeCompare(b.slug));
+  }
+  const { rows, page: info } = paginate(categories, paging);
+  return { location: locationInfo(loc), ...info, categories: rows };
+}
+
+export interface ItemHit {
+  global_rank: number;
+  item_id: string;
+  name: string;
+  description: string | null;
+  price: Money;
+  original_price: Money | null;
+  is_available: boolean | null;
+  venue_id: string | null;
+  venue_slug: string | null;
+  venue_name: string | null;
+  venue_rating: number | null;
+  delivery_estimate: string | null;
+  wolt_plus: boolean | null;
+}
+
+export interface VenueGroup {
+  venue_id: string | null;
+  venue_slug: string | null;
+  venue_name: string | null;
+  item_ranks: number[];
+  /** Arguments for `svc venue menu <venue> --query <text>`. */
+  menu_query: { venue: string | null; query: string };
+}
+
+export interface ItemSearchResult {
+  query: string;
+  location: LocationInfo;
+  items: ItemHit[];
+  venue_groups: VenueGroup[];
+  returned_count: number;
+  limit: number;
+  completeness: "unknown";
+  limit_reached: boolean;
+  upstream_cap_reached: boolean;
+}
+
+export const ITEM_SEARCH_CAP = 200;
+
+export async function searchItems(
+  ctx: ServiceContext,
+  loc: ResolvedLocation,
+  opts: { query: string; limit: number; availableOnly?: boolean },
+): Promise<ItemSearchResult> {
+  const { data } = await ctx.gw.request({
+    host: "user_api",
+    method: "POST",
+    path: "/v1/pages/search",
+    json: { q: opts.query, target: "items", lat: loc.lat, lon: loc.lon, limit: opts.limit },
+    auth: "optional",
+    retry: true, // a read-only search: safe to retry
+  });
+  const hits = arr(obj(data)?.sections).flatMap((s) => arr(obj(s)?.items));
+  const items: ItemHit[] = [];
+  let notices = 0, malformed = 0;
+  for (const h of hits) {
+    const mi = obj(obj(h)?.menu_item);
+    const link = obj(obj(obj(h)?.link)?.menu_item_details);
+    const id = str(mi?.id) ?? str(link?.id);
+    const price = num(mi?.price) ?? num(link?.price);
+    if (!mi || !id || price === undefined) {
+      malformed++;
+      continue;
+    }
+    if (price === 0) {
+      notices++; // zero-price hits are menu notices, not products
+      continue;
+    }
+    const currency = str(mi.currency) ?? null;
+    const original = num(mi.original_price);
+    items.push({
+      global_rank: 0,
+      item_id: id,
+      name: str(mi.name) ?? str(link?.name) ?? id,
+      description: str(mi.description) ?? null,
+      price: money(price, currency, ctx.locale),
+      original_price: original !== undefined && original !== price
+        ? money(original, currency, ctx.locale)
+        : null,
+      is_available: bool(mi.is_available) ?? null,
+      venue_id: str(mi.venue_id) ?? str(link?.venue_id) ?? null,
+      venue_slug: str(link?.venue_slug) ?? null,
+      venue_name: str(mi.venue_name) ?? null,
+      venue_rating: num(mi.venue_rating) ?? num(link?.venue_rating) ?? null,
+      delivery_estimate: str(mi.estimate_range) ? `${str(mi.estimate_range)} min` : null,
+      wolt_plus: bool(mi.show_wolt_plus) ?? null,
+    });
+  }
+  if (malformed) ctx.warn(`skipped ${malformed} search hit(s) without an id or price`);
+  const upstreamCount = items.length + notices;
+  let kept = items.slice(0, opts.limit);
+  if (opts.availableOnly) kept = kept.filter((i) => i.is_available !== false);
+  kept.forEach((i, n) => (i.global_rank = n + 1));
+  const groups = new Map<string, VenueGroup>();
+  for (const i of kept) {
+    const key = i.venue_id ?? i.venue_slug ?? i.venue_name ?? "?";
+    const g = groups.get(key) ?? {
+      venue_id: i.venue_id,
+      venue_slug: i.venue_slug,
+      venue_name: i.venue_name,
+      item_ranks: [],
+      menu_query: { venue: i.venue_slug ?? i.venue_id, query: opts.query },
+    };
+    g.item_ranks.push(i.global_rank);
+    groups.set(key, g);
+  }
+  return {
+    query: opts.query,
+    location: locationInfo(loc),
+    items: kept,
+    venue_groups: [...groups.values()],
+    returned_count: kept.length,
+    limit: opts.limit,
+    completeness: "unknown",
+    limit_reached: items.length >= opts.limit,
+    upstream_cap_reached: upstreamCount >= ITEM_SEARCH_CAP,
+  };
+}

@@ -1,0 +1,409 @@
+/** Discovery end to end: feed, top, venues (+ categories), items against the sandbox. */
+
+import assert from "node:assert/strict";
+import { load } from "js-yaml";
+import { calls, type Env, withEnv } from "./helpers.ts";
+
+const AT = ["--lat", "60.1699", "--lon", "24.9384"];
+const FRONT = "GET consumer_api /v1/pages/front";
+
+type Row = {
+  name: string;
+  slug: string | null;
+  venue_id: string;
+  rating: number | null;
+  badges: string[];
+  wolt_plus: boolean | null;
+  promotions: string[];
+  menu_highlights: string[];
+  tagline: string | null;
+  top_offer: string | null;
+  delivery_fee: { amount: number; currency: string | null; formatted: string | null } | null;
+  estimate_minutes?: number | null;
+  distance_m?: number | null;
+  product_line?: string;
+  tags?: string[];
+  open_now?: boolean | null;
+  rank?: number;
+};
+
+async function rawFeed(
+  t: Env,
+): Promise<{ sections: Array<{ name: string; template: string; items: any[] }> }> {
+  const page =
+    await (await fetch(`${t.sandbox.urls.consumer_api_url}/v1/pages/front?lat=60.1699&lon=24.9384`)).json();
+  t.sandbox.clearLog();
+  return page;
+}
+
+Deno.test("feed: sections with kind, one upstream call, query filter, empty sections dropped, summary", async () => {
+  await withEnv(async (t) => {
+    const raw = await rawFeed(t);
+    const r = await t.run(["feed", ...AT, "--format", "json"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(calls(t.log()), [FRONT]);
+    assert.equal(t.log()[0].query, "lat=60.169900&lon=24.938400");
+    const d = r.json<
+      { sections: Array<{ name: string; kind: string; count: number; venues?: Row[]; brands?: any[] }> }
+    >();
+    const names = d.data.sections.map((s) => s.name);
+    const expected = raw.sections.filter((s) =>
+      ["venue-list", "brand-carousel"].includes(s.template) && s.items.length
+    )
+      .map((s) => s.name);
+    assert.deepEqual(
+      names,
+      expected,
+      "venue and brand sections in upstream order; empty and unknown ones dropped",
+    );
+    assert.ok(!names.includes("order-again"), "the empty section drops out");
+    assert.ok(
+      d.warnings.some((w) => w.includes("story-carousel-v3")),
+      "unknown template skipped with a warning",
+    );
+    const brands = d.data.sections.find((s) => s.kind === "brands")!;
+    assert.ok(brands.brands!.length > 0);
+    const all = d.data.sections.find((s) => s.name === "all-venues")!;
+    assert.equal(all.venues!.length, all.count, "JSON keeps the full slice");
+    assert.ok(all.count > 6);
+    const row = all.venues![0];
+    assert.deepEqual(Object.keys(row).sort(), [
+      "badges",
+      "delivery_estimate",
+      "delivery_fee",
+      "menu_highlights",
+      "name",
+      "price_range",
+      "promotions",
+      "rating",
+      "slug",
+      "tagline",
+      "top_offer",
+      "venue_id",
+      "wolt_plus",
+    ]);
+
+    // Table: per-section cap of 6 rows by default, brands as one line.
+    const table = await t.run(["feed", ...AT]);
+    const allBlock = table.stdout.trimEnd().split("\n\n").find((b) => b.startsWith("All venues near you"))!;
+    assert.equal(allBlock.split("\n").length, 1 + 1 + 6 + 1, "title, header, 6 rows (default), more-line");
+    assert.match(allBlock, /… \d+ more/);
+    const perTwo = await t.run(["feed", ...AT, "--per-section", "2"]);
+    const block2 = perTwo.stdout.trimEnd().split("\n\n").find((b) => b.startsWith("All venues near you"))!;
+    assert.equal(block2.split("\n").length, 1 + 1 + 2 + 1, "title, header, 2 rows, more-line");
+    assert.match(table.stdout, /^Popular brands: \S.* · /m);
+
+    // --query across name/tagline/top offer/slug and brand names; --section-limit.
+    const q = await t.run(["feed", ...AT, "--query", "sushi", "--format", "json"]);
+    for (const s of q.json<{ sections: Array<{ venues?: Row[]; brands?: any[] }> }>().data.sections) {
+      for (const v of s.venues ?? []) {
+        assert.ok([v.name, v.tagline, v.top_offer, v.slug].some((f) => f?.toLowerCase().includes("sushi")));
+      }
+    }
+    const qb = await t.run(["feed", ...AT, "--query", "testimarket", "--format", "json"]);
+    assert.ok(
+      qb.json<{ sections: Array<{ kind: string }> }>().data.sections.some((s) => s.kind === "brands"),
+    );
+    const lim = await t.run(["feed", ...AT, "--section-limit", "2", "--format", "yaml"]);
+    assert.equal((load(lim.stdout) as { data: { sections: unknown[] } }).data.sections.length, 2);
+    const sum = await t.run(["feed", ...AT, "--summary"]);
+    assert.match(sum.stdout, /^Section\s+Kind\s+Count\s+Top items/);
+    assert.match(sum.stdout, /Popular brands\s+brands\s+\d+/);
+    assert.equal(t.log().filter((e) => e.host !== "consumer_api" || e.path !== "/v1/pages/front").length, 0);
+  });
+});
+
+Deno.test("top: flattened, deduplicated by venue id in upstream order, brands excluded, paging and filters", async () => {
+  await withEnv(async (t) => {
+    const raw = await rawFeed(t);
+    const order: string[] = [];
+    for (const s of raw.sections) {
+      if (s.template !== "venue-list") continue;
+      for (const i of s.items) if (i.venue && !order.includes(i.venue.id)) order.push(i.venue.id);
+    }
+    const r = await t.run(["top", ...AT, "--format", "json"]);
+    assert.equal(r.code, 0, r.stderr);
+    const d = r.json<{ venues: Row[]; count: number; total: number; next_offset: number | null }>().data;
+    assert.deepEqual(d.venues.map((v) => v.venue_id), order.slice(0, 10), "default N = 10, upstream order");
+    assert.equal(d.total, order.length, "duplicates removed");
+    assert.deepEqual(d.venues.map((v) => v.rank), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert.equal(d.next_offset, 10);
+    assert.deepEqual(calls(t.log()), [FRONT]);
+
+    const five = (await t.run(["top", "5", ...AT, "--format", "json"])).json<{ venues: Row[] }>().data.venues;
+    assert.deepEqual(five.map((v) => v.venue_id), order.slice(0, 5));
+    const page2 = (await t.run(["top", ...AT, "--limit", "4", "--page", "2", "--format", "json"]))
+      .json<{ venues: Row[]; offset: number }>().data;
+    assert.deepEqual(page2.venues.map((v) => v.venue_id), order.slice(4, 8));
+    const off =
+      (await t.run(["top", "3", ...AT, "--offset", "40", "--format", "json"])).json<{ venues: Row[] }>().data;
+    assert.deepEqual(off.venues.map((v) => v.venue_id), order.slice(40, 43));
+    const plus =
+      (await t.run(["top", "50", ...AT, "--wolt-plus", "--format", "json"])).json<{ venues: Row[] }>().data;
+    assert.ok(plus.venues.length > 0 && plus.venues.every((v) => v.wolt_plus === true));
+    const q =
+      (await t.run(["top", ...AT, "--query", "pasta", "--format", "json"])).json<{ venues: Row[] }>().data;
+    assert.ok(q.venues.some((v) => v.slug === "pasta-piccola"));
+
+    // Usage errors, no upstream call.
+    t.sandbox.clearLog();
+    for (
+      const bad of [["top", "0"], ["top", "x"], ["top", "--page", "2", "--offset", "1"], [
+        "top",
+        "--limit",
+        "0",
+      ]]
+    ) {
+      const e = await t.run([...bad, ...AT, "--format", "json"]);
+      assert.equal(e.code, 2, bad.join(" "));
+      assert.equal(e.json().error?.code, "SVC_INVALID_ARGUMENT");
+    }
+    assert.deepEqual(t.log(), []);
+  });
+});
+
+Deno.test("venues: filters, every sort spelling, one call without --enrich, bounded enrichment", async () => {
+  await withEnv(async (t) => {
+    const get = async (...args: string[]) => {
+      const r = await t.run(["venues", ...AT, ...args, "--format", "json"]);
+      assert.equal(r.code, 0, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+      return r.json<{ venues: Row[]; total: number; enriched: boolean; sort: string }>();
+    };
+    t.sandbox.clearLog();
+    const all = await get();
+    assert.deepEqual(calls(t.log()), [FRONT], "one upstream call");
+    const row = all.data.venues[0];
+    for (const k of ["address", "price_range_scale", "open_now", "scheduled_available"]) {
+      assert.ok(k in row, k);
+    }
+    assert.equal(new Set(all.data.venues.map((v) => v.venue_id)).size, all.data.venues.length);
+
+    const grocery = await get("--type", "grocery");
+    assert.ok(
+      grocery.data.venues.length > 0 && grocery.data.venues.every((v) => v.product_line === "grocery"),
+    );
+    const sushi = await get("--query", "sushi");
+    assert.ok(
+      sushi.data.venues.every((v) => v.name.toLowerCase().includes("sushi") || v.slug!.includes("sushi")),
+    );
+    const cat = await get("--category", "japanese");
+    assert.ok(cat.data.venues.length > 0 && cat.data.venues.every((v) => v.tags!.includes("japanese")));
+    const open = await get("--open-now");
+    assert.ok(open.data.venues.length < all.data.venues.length);
+    assert.ok(open.data.venues.every((v) => v.open_now === true));
+    const rated = await get("--min-rating", "9.2");
+    assert.ok(rated.data.venues.every((v) => v.rating !== null && v.rating >= 9.2));
+    const cheap = await get("--max-delivery-fee", "200");
+    assert.ok(cheap.data.venues.every((v) => v.delivery_fee !== null && v.delivery_fee.amount <= 200));
+    const plus = await get("--wolt-plus");
+    assert.ok(plus.data.venues.every((v) => v.wolt_plus === true));
+
+    // Sort spellings and their meaning.
+    const sorted = (rows: Row[], key: (r: Row) => number | null | undefined, dir: 1 | -1) => {
+      const vals = rows.map(key).filter((v): v is number => v !== null && v !== undefined);
+      return vals.every((v, i) => i === 0 || (v - vals[i - 1]) * dir >= 0);
+    };
+    const spellings: Array<[string, string, (r: Row) => number | null | undefined, 1 | -1]> = [
+      ["rating", "rating", (r) => r.rating, -1],
+      ["distance", "distance", (r) => r.distance_m, 1],
+      ["delivery_price", "delivery_price", (r) => r.delivery_fee?.amount, 1],
+      ["delivery-price", "delivery_price", (r) => r.delivery_fee?.amount, 1],
+      ["fee", "delivery_price", (r) => r.delivery_fee?.amount, 1],
+      ["delivery_time", "delivery_time", (r) => r.estimate_minutes, 1],
+      ["delivery-time", "delivery_time", (r) => r.estimate_minutes, 1],
+      ["delivery", "delivery_time", (r) => r.estimate_minutes, 1],
+    ];
+    for (const [flag, canonical, key, dir] of spellings) {
+      const r = await get("--sort", flag);
+      assert.equal(r.data.sort, canonical, flag);
+      assert.ok(sorted(r.data.venues, key, dir), `--sort ${flag} orders rows`);
+    }
+    const rec = await get("--sort", "recommended");
+    assert.deepEqual(rec.data.venues.map((v) => v.venue_id), all.data.venues.map((v) => v.venue_id));
+    const bad = await t.run(["venues", ...AT, "--sort", "price", "--format", "json"]);
+    assert.equal(bad.code, 2);
+
+    // --promotions-only implies --enrich: dynamic pages are read (bounded), rows without promotions dropped.
+    t.sandbox.clearLog();
+    const promo = await get("--promotions-only", "--type", "restaurant");
+    assert.equal(promo.data.enriched, true);
+    assert.ok(promo.data.venues.length > 0 && promo.data.venues.every((v) => v.promotions.length > 0));
+    const dyn = t.log().filter((e) => e.path.includes("/dynamic/"));
+    assert.ok(dyn.length > 0 && dyn.length <= 30, `bounded enrichment (${dyn.length} calls)`);
+    t.sandbox.clearLog();
+    const paged = await get("--limit", "5", "--page", "2");
+    assert.equal(paged.data.venues.length, 5);
+    assert.deepEqual(
+      paged.data.venues.map((v) => v.venue_id),
+      all.data.venues.slice(5, 10).map((v) => v.venue_id),
+    );
+  });
+});
+
+Deno.test("venue tables: 8 default columns, highlights auto rule, badge glyphs and plain labels", async () => {
+  await withEnv(async (t) => {
+    const header = (out: string) => out.split("\n")[0].trim().split(/\s{2,}/);
+    const eight = ["Venue", "Slug", "Tagline", "Top offer", "Rating", "Delivery", "Fee", "Plus"];
+    // Pharmacies in the sandbox have no preview items: auto hides the column.
+    const auto = await t.run(["venues", ...AT, "--type", "pharmacy"]);
+    assert.deepEqual(header(auto.stdout), eight);
+    const forced = await t.run(["venues", ...AT, "--type", "pharmacy", "--show-highlights"]);
+    assert.deepEqual(header(forced.stdout), [...eight, "Highlights"]);
+    const withItems = await t.run(["venues", ...AT, "--type", "restaurant"]);
+    assert.deepEqual(
+      header(withItems.stdout),
+      [...eight, "Highlights"],
+      "auto shows it when rows have highlights",
+    );
+    const hidden = await t.run(["venues", ...AT, "--type", "restaurant", "--show-highlights=false"]);
+    assert.deepEqual(header(hidden.stdout), eight);
+    assert.equal((await t.run(["venues", ...AT, "--show-highlights=maybe"])).code, 2);
+
+    const json = (await t.run(["venues", ...AT, "--format", "json"])).json<{ venues: Row[] }>().data.venues;
+    const plusDeal = json.find((v) => v.badges.includes("wolt_plus") && v.badges.includes("discount"))!;
+    assert.ok(plusDeal, "a venue with plus and discount badges exists");
+    const glyphs = await t.run(["venues", ...AT, "--query", plusDeal.slug!]);
+    assert.match(glyphs.stdout, new RegExp(`^\\+%\\S* ${plusDeal.name}`, "m"));
+    const plain = await t.run(["venues", ...AT, "--query", plusDeal.slug!], { SVC_BADGES_PLAIN: "1" });
+    assert.match(plain.stdout, new RegExp(`^\\[Wolt\\+\\]\\[Deal\\]\\S* ${plusDeal.name}`, "m"));
+    for (const [badge, glyph] of [["fast", "⚡"], ["schedule", "◷"], ["new", "★"]]) {
+      const v = json.find((r) => r.badges.includes(badge));
+      assert.ok(v, `a venue with the ${badge} badge`);
+      const out = await t.run(["venues", ...AT, "--query", v!.slug!]);
+      assert.ok(out.stdout.includes(glyph), `${badge} → ${glyph}`);
+    }
+    // Truncation: tagline ≤ 32, top offer ≤ 26 characters.
+    for (const line of withItems.stdout.split("\n").slice(1)) {
+      for (const cell of line.split(/\s{2,}/)) assert.ok([...cell].length <= 60);
+    }
+  });
+});
+
+Deno.test("venues categories: from the feed, with paging", async () => {
+  await withEnv(async (t) => {
+    const r = await t.run(["venues", "categories", ...AT, "--format", "json"]);
+    assert.equal(r.code, 0, r.stderr);
+    const d = r.json<
+      { categories: Array<{ slug: string; name: string; venue_count: number | null }>; total: number }
+    >();
+    assert.ok(d.data.categories.length >= 5);
+    assert.ok(d.data.categories.some((c) => c.slug === "japanese"));
+    assert.deepEqual(calls(t.log()), [FRONT]);
+    const p =
+      (await t.run(["venues", "categories", ...AT, "--limit", "2", "--page", "2", "--format", "json"]))
+        .json<{ categories: Array<{ slug: string }> }>().data.categories;
+    assert.deepEqual(p.map((c) => c.slug), d.data.categories.slice(2, 4).map((c) => c.slug));
+    const table = await t.run(["venues", "categories", ...AT]);
+    assert.match(table.stdout, /^Category\s+Slug\s+Venues/);
+  });
+});
+
+Deno.test("items: relevance order, venue groups, sample boundary flags, --available-only, limits", async () => {
+  await withEnv(async (t) => {
+    const r = await t.run(["items", ...AT, "--query", "pasta", "--format", "json"]);
+    assert.equal(r.code, 0, r.stderr);
+    type Item = {
+      global_rank: number;
+      name: string;
+      venue_id: string;
+      is_available: boolean | null;
+      price: { amount: number };
+    };
+    const d = r.json<{
+      items: Item[];
+      venue_groups: Array<
+        { venue_id: string; item_ranks: number[]; menu_query: { venue: string; query: string } }
+      >;
+      completeness: string;
+      limit_reached: boolean;
+      upstream_cap_reached: boolean;
+      returned_count: number;
+    }>().data;
+    assert.deepEqual(calls(t.log()), ["POST user_api /v1/pages/search"]);
+    const sent = t.log()[0].body as Record<string, unknown>;
+    assert.deepEqual(sent, { q: "pasta", target: "items", lat: 60.1699, lon: 24.9384, limit: 20 });
+    assert.equal(d.completeness, "unknown");
+    assert.deepEqual(d.items.map((i) => i.global_rank), d.items.map((_, n) => n + 1));
+    assert.ok(d.items.every((i) => i.price.amount > 0), "zero-price notices dropped");
+    const ranks = d.venue_groups.flatMap((g) => g.item_ranks).sort((a, b) => a - b);
+    assert.deepEqual(ranks, d.items.map((i) => i.global_rank), "every row is in exactly one group");
+    for (const g of d.venue_groups) {
+      assert.equal(g.menu_query.query, "pasta");
+      assert.ok(g.item_ranks.every((rank) => d.items[rank - 1].venue_id === g.venue_id));
+    }
+
+    // The upstream cap: a query with more than 200 hits.
+    const big = (await t.run(["items", ...AT, "--query", "kotimaa", "--limit", "200", "--format", "json"]))
+      .json<
+        { items: Item[]; limit_reached: boolean; upstream_cap_reached: boolean; returned_count: number }
+      >().data;
+    assert.equal(big.upstream_cap_reached, true);
+    assert.equal(big.limit_reached, true);
+    assert.ok(big.returned_count <= 200);
+    const small = (await t.run(["items", ...AT, "--query", "kotimaa", "--limit", "5", "--format", "json"]))
+      .json<{ items: Item[]; limit_reached: boolean }>().data;
+    assert.equal(small.items.length, 5);
+    assert.equal(small.limit_reached, true);
+
+    // --available-only drops only explicit false; unknown (null) stays.
+    const every = (await t.run(["items", ...AT, "--query", "e", "--limit", "200", "--format", "json"]))
+      .json<{ items: Item[] }>().data.items;
+    const avail = (await t.run([
+      "items",
+      ...AT,
+      "--query",
+      "e",
+      "--limit",
+      "200",
+      "--available-only",
+      "--format",
+      "json",
+    ]))
+      .json<{ items: Item[] }>().data.items;
+    assert.ok(every.some((i) => i.is_available === false), "fixture has explicitly unavailable rows");
+    assert.ok(every.some((i) => i.is_available === null), "fixture has rows of unknown availability");
+    assert.deepEqual(
+      avail.map((i) => i.name + i.venue_id),
+      every.filter((i) => i.is_available !== false).map((i) => i.name + i.venue_id),
+    );
+
+    // Table: grouped by venue, at most three products each.
+    const table = await t.run(["items", ...AT, "--query", "kotimaa", "--limit", "50"]);
+    assert.match(table.stdout, /^Venue\s+Item\s+Price\s+Available\s+Slug/);
+    assert.match(table.stdout, /… \d+ more/);
+    assert.match(table.stdout, /completeness unknown/);
+
+    t.sandbox.clearLog();
+    for (
+      const bad of [["--query", ""], ["--query", "x", "--limit", "201"], ["--query", "x", "--limit", "0"], []]
+    ) {
+      const e = await t.run(["items", ...AT, ...bad, "--format", "json"]);
+      assert.equal(e.code, 2, bad.join(" "));
+    }
+    assert.deepEqual(t.log(), []);
+  });
+});
+
+Deno.test("location: --address geocodes through the marketplace proxy; account address when signed in; clear errors", async () => {
+  await withEnv(async (t) => {
+    const r = await t.run(["top", "3", "--address", "Kotikatu 5", "--format", "json"]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.deepEqual(calls(t.log()), ["GET user_api /v1/google/geocode/json", FRONT]);
+    assert.match(t.log()[0].query, /address=Kotikatu\+5/);
+    assert.equal(r.json<{ location: { source: string } }>().data.location.source, "address");
+    const nowhere = await t.run(["top", "--address", "nowhere land", "--format", "json"]);
+    assert.equal(nowhere.code, 1);
+    assert.equal(nowhere.json().error?.code, "SVC_LOCATION_RESOLVE_ERROR");
+    const none = await t.run(["top", "--format", "json"]);
+    assert.equal(none.json().error?.code, "SVC_LOCATION_RESOLVE_ERROR");
+    assert.match(String(none.json().error?.details?.hint), /--address/);
+    // Signed in: the account's default address is used.
+    const s = await t.sandbox.mintSession();
+    await t.run(["login", "--wtoken", s.access_token]);
+    t.sandbox.clearLog();
+    const acct = await t.run(["top", "3", "--format", "json"]);
+    assert.equal(acct.code, 0, acct.stdout);
+    assert.deepEqual(calls(t.log()), ["GET user_api /v2/delivery/info", FRONT]);
+    assert.equal(acct.json<{ location: { source: string } }>().data.location.source, "account_default");
+  });
+});
