@@ -1,45 +1,44 @@
-/** Benchmarks (`deno task bench`): start-up medians of the real CLI, run as a user would via ./svc. */
+/** Benchmarks (`deno task bench`): the real CLI run as a user would via ./svc; medians of repeated runs. */
 
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { startSandbox } from "../src/sandbox/mod.ts";
+import { report, sandboxEnv } from "./lib.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 15);
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
-
-async function time(args: string[], env: Record<string, string>): Promise<number> {
-  const started = performance.now();
-  const out = await new Deno.Command(join(ROOT, "svc"), { args, env, stdout: "null", stderr: "null" })
-    .output();
-  const ms = performance.now() - started;
-  if (out.code !== 0) throw new Error(`svc ${args.join(" ")} exited ${out.code}`);
-  return ms;
-}
-
 const tmp = await Deno.makeTempDir({ prefix: "svc-bench-" });
-const env = { SVC_CONFIG_PATH: join(tmp, "config.json"), NO_COLOR: "1" };
-const cases: Array<[string, string[]]> = [
-  ["svc --version", ["--version"]],
-  ["svc --help", ["--help"]],
-  ["svc status (no credentials)", ["status"]],
-  ["svc status --format json (no credentials)", ["status", "--format", "json"]],
-];
+const sandbox = await startSandbox({ port: 0 });
+const env = sandboxEnv(sandbox.urls, join(tmp, "config.json"));
+const AT = ["--lat", "60.1699", "--lon", "24.9384"];
 try {
-  await time(["--help"], env); // warm the module cache
-  console.log(`start-up, median of ${RUNS} runs (wall time, ms)`);
-  for (const [name, args] of cases) {
-    const samples: number[] = [];
-    for (let i = 0; i < RUNS; i++) samples.push(await time(args, env));
-    console.log(
-      `${name.padEnd(44)} ${median(samples).toFixed(1).padStart(7)}  (min ${
-        Math.min(...samples).toFixed(1)
-      })`,
-    );
-  }
+  await report("(warm-up)", 1, ["--help"], env);
+  console.log(`\nstart-up, median of ${RUNS} runs`);
+  await report("svc --version", RUNS, ["--version"], env);
+  await report("svc --help", RUNS, ["--help"], env);
+  await report("svc status (no credentials)", RUNS, ["status"], env);
+  await report("svc status --format json (no credentials)", RUNS, ["status", "--format", "json"], env);
+
+  console.log(`\ndiscovery against the sandbox on loopback, median of ${RUNS} runs`);
+  await report("svc top 10", RUNS, ["top", ...AT], env);
+  await report("svc venues --format json", RUNS, ["venues", ...AT, "--format", "json"], env);
+  await report("svc items --query kotimaa --limit 200 --format json", RUNS, [
+    "items",
+    ...AT,
+    "--query",
+    "kotimaa",
+    "--limit",
+    "200",
+    "--format",
+    "json",
+  ], env);
+  await report("svc items --query kotimaa --limit 200 (table)", RUNS, [
+    "items",
+    ...AT,
+    "--query",
+    "kotimaa",
+    "--limit",
+    "200",
+  ], env);
 } finally {
+  await sandbox.close();
   await Deno.remove(tmp, { recursive: true });
 }
