@@ -24,16 +24,16 @@ Deno.test("json and yaml envelopes share one shape: meta, data, warnings, no err
 
 Deno.test("errors: envelope with data null and error {code, message}; table mode prints to stderr", async () => {
   await withEnv(async (t) => {
-    const r = await t.run(["feed", "--format", "json"]);
+    const r = await t.run(["stats", "--format", "json"]);
     assert.equal(r.code, 1);
     const env = r.json();
     assert.equal(env.data, null);
     assert.deepEqual(env.warnings, []);
     assert.equal(env.error?.code, "SVC_NOT_IMPLEMENTED");
-    assert.match(env.error?.message ?? "", /svc feed/);
-    const y = await t.run(["feed", "--format", "yaml"]);
+    assert.match(env.error?.message ?? "", /svc stats/);
+    const y = await t.run(["stats", "--format", "yaml"]);
     assert.equal((load(y.stdout) as { error: { code: string } }).error.code, "SVC_NOT_IMPLEMENTED");
-    const table = await t.run(["feed"]);
+    const table = await t.run(["stats"]);
     assert.equal(table.code, 1);
     assert.equal(table.stdout, "");
     assert.match(table.stderr, /^Error: .* \[SVC_NOT_IMPLEMENTED\]/);

@@ -57,6 +57,10 @@ export async function run(argv: string[]): Promise<number> {
   const program = buildProgram();
   const errors: string[] = [];
   harden(program, errors);
+  if (argv.length === 0) {
+    program.outputHelp();
+    return 0;
+  }
   try {
     await program.parseAsync(argv, { from: "user" });
     return typeof Deno.exitCode === "number" ? Deno.exitCode : 0;

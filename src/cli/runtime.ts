@@ -45,6 +45,7 @@ export class Runtime {
   private sandbox?: SandboxHandle;
   private gateway?: Gateway;
   private session?: Session;
+  private profileRead?: Promise<Profile | undefined>;
 
   private constructor(globals: GlobalOptions, opts: Record<string, unknown>, paths: Paths) {
     this.globals = globals;
@@ -80,8 +81,10 @@ export class Runtime {
     return readConfig(this.paths.config);
   }
 
-  async profile(): Promise<Profile | undefined> {
-    return (await this.readConfig()).profiles[this.globals.profile];
+  /** The selected profile as read once per run (later writes go through updateConfig). */
+  profile(): Promise<Profile | undefined> {
+    this.profileRead ??= this.readConfig().then((cfg) => cfg.profiles[this.globals.profile]);
+    return this.profileRead;
   }
 
   credentialFlags(): CredentialFlags {
