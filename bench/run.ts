@@ -42,3 +42,6 @@ try {
   await sandbox.close();
   await Deno.remove(tmp, { recursive: true });
 }
+
+// Full-catalog menu load against an in-process sandbox: wall time and peak memory (bench/menu.ts).
+await (await import("./menu.ts")).benchMenu();

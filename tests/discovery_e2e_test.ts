@@ -29,7 +29,9 @@ type Row = {
 
 async function rawFeed(
   t: Env,
-): Promise<{ sections: Array<{ name: string; template: string; items: any[] }> }> {
+): Promise<
+  { sections: Array<{ name: string; template: string; items: Array<{ venue?: { id: string } }> }> }
+> {
   const page =
     await (await fetch(`${t.sandbox.urls.consumer_api_url}/v1/pages/front?lat=60.1699&lon=24.9384`)).json();
   t.sandbox.clearLog();
@@ -44,7 +46,7 @@ Deno.test("feed: sections with kind, one upstream call, query filter, empty sect
     assert.deepEqual(calls(t.log()), [FRONT]);
     assert.equal(t.log()[0].query, "lat=60.169900&lon=24.938400");
     const d = r.json<
-      { sections: Array<{ name: string; kind: string; count: number; venues?: Row[]; brands?: any[] }> }
+      { sections: Array<{ name: string; kind: string; count: number; venues?: Row[]; brands?: unknown[] }> }
     >();
     const names = d.data.sections.map((s) => s.name);
     const expected = raw.sections.filter((s) =>
@@ -95,7 +97,7 @@ Deno.test("feed: sections with kind, one upstream call, query filter, empty sect
 
     // --query across name/tagline/top offer/slug and brand names; --section-limit.
     const q = await t.run(["feed", ...AT, "--query", "sushi", "--format", "json"]);
-    for (const s of q.json<{ sections: Array<{ venues?: Row[]; brands?: any[] }> }>().data.sections) {
+    for (const s of q.json<{ sections: Array<{ venues?: Row[]; brands?: unknown[] }> }>().data.sections) {
       for (const v of s.venues ?? []) {
         assert.ok([v.name, v.tagline, v.top_offer, v.slug].some((f) => f?.toLowerCase().includes("sushi")));
       }

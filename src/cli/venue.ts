@@ -1,10 +1,190 @@
 /** Venue commands: details, menu, categories, hours, item. */
 
 import { type Command, Option } from "commander";
-import { action, notImplemented } from "./runtime.ts";
+import { SvcError } from "../core/errors.ts";
+import type { Money } from "../core/money.ts";
+import { type ItemRef, parseItemRef, parseVenueRef, type VenueRef } from "../core/refs.ts";
+import type {
+  MenuItem,
+  MenuRequest,
+  MenuSort,
+  OptionGroup,
+  VenueItemDetail,
+  VenueMenu,
+} from "../services/menu.ts";
+import type {
+  DetailSection,
+  HoursRow,
+  Paging,
+  VenueCategories,
+  VenueDetails,
+  VenueHours,
+  Weekday,
+} from "../services/venue.ts";
+import type { ResolvedLocation } from "../services/location.ts";
+import type { ServiceContext } from "../services/context.ts";
+import { parseIntFlag } from "./options.ts";
+import { action, type Runtime, type TableRenderer } from "./runtime.ts";
 import { addPaging, leaf } from "./tree.ts";
 
-const todo = (name: string) => action(notImplemented(name));
+const invalid = (message: string) => new SvcError("SVC_INVALID_ARGUMENT", message);
+
+const DETAIL_SECTIONS: readonly DetailSection[] = ["hours", "tags", "rating", "fees"];
+const WEEKDAYS: readonly Weekday[] = [
+  "monday",
+  "tuesday",
+  "wednesday",
+  "thursday",
+  "friday",
+  "saturday",
+  "sunday",
+];
+const SORTS: readonly MenuSort[] = ["recommended", "price", "name"];
+
+// ---------------------------------------------------------------------------------------------
+// Flag validation (before any upstream call)
+
+/** --limit / --offset / --page: --page needs --limit and excludes --offset. */
+export function parsePaging(opts: Record<string, unknown>): Paging {
+  const limit = opts.limit === undefined ? undefined : parseIntFlag("limit", opts.limit, 1);
+  const offset = opts.offset === undefined ? undefined : parseIntFlag("offset", opts.offset, 0);
+  if (opts.page === undefined) return { limit, offset: offset ?? 0 };
+  const pageN = parseIntFlag("page", opts.page, 1);
+  if (offset !== undefined) throw invalid("--page cannot be combined with --offset");
+  if (limit === undefined) throw invalid("--page requires --limit");
+  return { limit, offset: (pageN - 1) * limit };
+}
+
+export function parseInclude(raw: unknown): DetailSection[] {
+  if (raw === undefined) return [];
+  const parts = String(raw).split(",").map((p) => p.trim().toLowerCase()).filter(Boolean);
+  if (!parts.length) throw invalid(`--include needs one or more of: ${DETAIL_SECTIONS.join(",")}`);
+  const out: DetailSection[] = [];
+  for (const p of parts) {
+    if (!DETAIL_SECTIONS.includes(p as DetailSection)) {
+      throw invalid(`unknown --include section "${p}": use ${DETAIL_SECTIONS.join(",")}`);
+    }
+    if (!out.includes(p as DetailSection)) out.push(p as DetailSection);
+  }
+  return out;
+}
+
+function text(name: string, raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  const t = String(raw).trim();
+  if (!t) throw invalid(`--${name} must not be empty`);
+  return t;
+}
+
+export function parseMenuRequest(opts: Record<string, unknown>): MenuRequest {
+  const query = text("query", opts.query);
+  const category = text("category", opts.category);
+  const fullCatalog = opts.fullCatalog === true;
+  if (query !== undefined && category !== undefined) {
+    throw invalid("--query cannot be combined with --category");
+  }
+  if (fullCatalog && (query !== undefined || category !== undefined)) {
+    throw invalid("--full-catalog cannot be combined with --query or --category");
+  }
+  const sort = String(opts.sort ?? "recommended").trim().toLowerCase() as MenuSort;
+  if (!SORTS.includes(sort)) throw invalid(`unsupported --sort "${opts.sort}": use ${SORTS.join(", ")}`);
+  const minPrice = opts.minPrice === undefined ? undefined : parseIntFlag("min-price", opts.minPrice, 0);
+  const maxPrice = opts.maxPrice === undefined ? undefined : parseIntFlag("max-price", opts.maxPrice, 0);
+  if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice) {
+    throw invalid(`--min-price ${minPrice} is above --max-price ${maxPrice}`);
+  }
+  return {
+    ...parsePaging(opts),
+    query,
+    category,
+    fullCatalog,
+    includeOptions: opts.includeOptions === true,
+    sort,
+    minPrice,
+    maxPrice,
+    hideSoldOut: opts.hideSoldOut === true,
+    discountsOnly: opts.discountsOnly === true,
+  };
+}
+
+export function parseTimezone(raw: unknown): string | null {
+  const tz = text("timezone", raw);
+  if (tz === undefined) return null;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz });
+  } catch {
+    throw invalid(`unknown --timezone "${tz}": use an IANA name such as Europe/Helsinki`);
+  }
+  return tz;
+}
+
+/** `venue item <venue> <item>` or `venue item <item-url>`. */
+export function parseItemArgs(first: string, second: string | undefined): { venue: VenueRef; item: ItemRef } {
+  if (second !== undefined) {
+    return { venue: parseVenueRef(first), item: parseItemRef(second) };
+  }
+  const item = parseItemRef(first);
+  if (!item.venueSlug) {
+    throw invalid(
+      `"${first}" does not name its venue: use \`svc venue item <venue> <item-id>\` or an item URL ` +
+        "(…/venue/<slug>/itemid-<id>)",
+    );
+  }
+  return { venue: { kind: "slug", slug: item.venueSlug }, item };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wiring
+
+async function context(
+  rt: Runtime,
+): Promise<{ ctx: ServiceContext; location: () => Promise<ResolvedLocation> }> {
+  const ctx = await rt.services();
+  let loc: Promise<ResolvedLocation> | undefined;
+  return { ctx, location: () => loc ??= rt.resolveLocation(ctx) };
+}
+
+async function runDetails(rt: Runtime, venueArg: string): Promise<void> {
+  const include = parseInclude(rt.opts.include);
+  const ref = parseVenueRef(venueArg);
+  const { venueDetails } = await import("../services/venue.ts");
+  const { ctx, location } = await context(rt);
+  await rt.emit(await venueDetails(ctx, ref, include, location), renderDetails);
+}
+
+async function runMenu(rt: Runtime, venueArg: string): Promise<void> {
+  const req = parseMenuRequest(rt.opts);
+  const ref = parseVenueRef(venueArg);
+  const { venueMenu } = await import("../services/menu.ts");
+  const { ctx, location } = await context(rt);
+  await rt.emit(await venueMenu(ctx, ref, req, location), renderMenu);
+}
+
+async function runCategories(rt: Runtime, venueArg: string): Promise<void> {
+  const paging = parsePaging(rt.opts);
+  const ref = parseVenueRef(venueArg);
+  const { venueCategories } = await import("../services/venue.ts");
+  const { ctx, location } = await context(rt);
+  await rt.emit(await venueCategories(ctx, ref, paging, location), renderCategories);
+}
+
+async function runHours(rt: Runtime, venueArg: string): Promise<void> {
+  const label = parseTimezone(rt.opts.timezone);
+  const ref = parseVenueRef(venueArg);
+  const { venueHours } = await import("../services/venue.ts");
+  const { ctx, location } = await context(rt);
+  await rt.emit(await venueHours(ctx, ref, label, location), renderHours);
+}
+
+async function runItem(rt: Runtime, first: string, second?: string): Promise<void> {
+  const { venue, item } = parseItemArgs(first, second);
+  if (second !== undefined && item.venueSlug && venue.kind === "slug" && item.venueSlug !== venue.slug) {
+    rt.warn(`the item URL names venue "${item.venueSlug}"; using "${venue.slug}" as given`);
+  }
+  const { venueItem } = await import("../services/menu.ts");
+  const { ctx, location } = await context(rt);
+  await rt.emit(await venueItem(ctx, venue, item, location), renderItem);
+}
 
 export function registerVenue(program: Command): void {
   const venue = leaf(program, "venue <venue>", "venue details (slug, 24-hex id or venue URL)", {
@@ -12,7 +192,7 @@ export function registerVenue(program: Command): void {
     auth: true,
   })
     .addOption(new Option("--include <parts>", "extra sections: hours,tags,rating,fees"))
-    .action(todo("venue"));
+    .action(action(runDetails));
   addPaging(leaf(venue, "menu <venue>", "the venue's menu, or a venue-scoped item search", {
     location: true,
     auth: true,
@@ -26,16 +206,193 @@ export function registerVenue(program: Command): void {
     .addOption(new Option("--max-price <minor>", "maximum price in minor units"))
     .addOption(new Option("--hide-sold-out", "hide sold-out items"))
     .addOption(new Option("--discounts-only", "only discounted items"))
-    .action(todo("venue menu"));
+    .action(action(runMenu));
   addPaging(
     leaf(venue, "categories <venue>", "the venue's leaf category slugs", { location: true, auth: true }),
   )
-    .action(todo("venue categories"));
+    .action(action(runCategories));
   leaf(venue, "hours <venue>", "opening hours (venue-local times)", { auth: true })
     .addOption(new Option("--timezone <iana>", "expected timezone label (converts nothing)"))
-    .action(todo("venue hours"));
+    .action(action(runHours));
   leaf(venue, "item <venue-or-item-url> [item]", "item details (venue + item id, or an item URL)", {
     location: true,
     auth: true,
-  }).action(todo("venue item"));
+  }).action(action(runItem));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tables (for people; JSON/YAML keep everything)
+
+const ITEM_NAME_MAX = 42;
+
+function amount(m: Money | null | undefined): string | null {
+  if (!m) return null;
+  return m.formatted ?? `${m.amount}${m.currency ? ` ${m.currency}` : " (minor units)"}`;
+}
+
+function availability(i: MenuItem): string | null {
+  if (i.available === false) return i.unavailable_reason ?? "sold out";
+  if (i.purchasable_balance !== null && i.purchasable_balance > 0) return `${i.purchasable_balance} left`;
+  return i.available === true ? "yes" : null;
+}
+
+function rule(g: OptionGroup): string {
+  const range = `${g.min}..${g.max ?? "any"}`;
+  return g.required ? `required ${range}` : `optional ${range}`;
+}
+
+function pagingNote(d: { offset: number; count: number; total: number }): string | null {
+  if (d.count >= d.total) return null;
+  if (!d.count) return `No rows at offset ${d.offset} of ${d.total}.`;
+  return `Showing ${d.offset + 1}-${d.offset + d.count} of ${d.total} (use --limit with --page or --offset).`;
+}
+
+const join = (parts: (string | null | undefined)[]) => parts.filter((p) => !!p).join("\n\n");
+
+const renderDetails: TableRenderer<VenueDetails> = (d, { style, table }) => {
+  const record: Record<string, string | number | boolean | null> = {
+    Venue: d.name,
+    Slug: d.slug,
+    "Venue id": d.venue_id,
+    Description: d.description,
+    Address: [d.address, d.post_code, d.city].filter(Boolean).join(", ") || null,
+    "Product line": d.product_line,
+    Currency: d.currency,
+    Timezone: d.timezone,
+    "Order minimum": amount(d.order_minimum),
+    "Delivery methods": d.delivery_methods.join(", ") || null,
+    Promotions: d.promotions.join("; ") || null,
+    URL: d.share_url,
+  };
+  if (d.rating !== undefined) {
+    record.Rating = d.rating?.score == null
+      ? null
+      : `${d.rating.score}${d.rating.volume == null ? "" : ` (${d.rating.volume} ratings)`}`;
+  }
+  if (d.tags !== undefined) record.Tags = d.tags.join(", ") || null;
+  if (d.fees !== undefined) {
+    record["Delivery fee"] = amount(d.fees?.delivery_fee);
+    record["Open now"] = d.fees?.open_now ?? null;
+    record.Estimate = d.fees?.estimate_minutes
+      ? `${d.fees.estimate_minutes.min}-${d.fees.estimate_minutes.max} min`
+      : null;
+    for (const [i, r] of (d.fees?.fee_ranges ?? []).entries()) {
+      record[`Fee range ${i + 1}`] =
+        `${amount(r.min)} - ${r.max ? amount(r.max) : "up"}: ${amount(r.fixed_fee)}` +
+        (r.rate ? ` + ${(r.rate * 100).toFixed(1)} %` : "");
+    }
+  }
+  const hours = d.hours ? hoursTable(d.hours, d.timezone, style, table) : null;
+  return join([table.renderRecord(record, style, d.name ?? d.slug), hours]);
+};
+
+function hoursTable(
+  hours: HoursRow[],
+  timezone: string | null,
+  style: Parameters<TableRenderer<unknown>>[1]["style"],
+  table: Parameters<TableRenderer<unknown>>[1]["table"],
+): string {
+  const rows: (string | null)[][] = [];
+  for (const day of WEEKDAYS) {
+    const windows = hours.filter((h) => h.day === day);
+    if (!windows.length) rows.push([day, "closed", null]);
+    for (const w of windows) rows.push([day, w.open, w.close]);
+  }
+  const title = `Opening hours (venue-local${timezone ? `, ${timezone}` : ""})`;
+  return table.renderTable(["Day", "Open", "Close"], rows, style, title);
+}
+
+const renderHours: TableRenderer<VenueHours> = (d, { style, table }) => {
+  const lines = [hoursTable(d.hours, d.timezone, style, table)];
+  if (d.timezone_label) lines.push(`Timezone label: ${d.timezone_label} (times are not converted)`);
+  return `${style.bold(d.name ?? d.slug)}\n${lines.join("\n")}`;
+};
+
+const renderCategories: TableRenderer<VenueCategories> = (d, { style, table }) => {
+  const rows = d.categories.map((c) => [c.slug, c.name, c.parent, c.item_count]);
+  return join([
+    table.renderTable(
+      ["Category", "Name", "Parent", "Items"],
+      rows,
+      style,
+      `${d.venue_name ?? d.venue_slug}: ${d.total} categories`,
+    ),
+    pagingNote(d),
+  ]);
+};
+
+function optionsTable(
+  items: { name: string; options?: OptionGroup[] }[],
+  style: Parameters<TableRenderer<unknown>>[1]["style"],
+  table: Parameters<TableRenderer<unknown>>[1]["table"],
+): string | null {
+  const rows: (string | null)[][] = [];
+  for (const i of items) {
+    for (const g of i.options ?? []) {
+      const head = [table.truncate(i.name, ITEM_NAME_MAX), g.id, g.name, rule(g)];
+      if (!g.values.length) rows.push([...head, null, null, null]);
+      for (const v of g.values) rows.push([...head, v.id, v.name, v.price ? amount(v.price) : "-"]);
+    }
+  }
+  if (!rows.length) return null;
+  return table.renderTable(
+    ["Item", "Option group id", "Group", "Rule", "Value id", "Value", "Price"],
+    rows,
+    style,
+    "Options (cart add --option <group-id>=<value-id>[:count])",
+  );
+}
+
+const renderMenu: TableRenderer<VenueMenu> = (d, { style, table }) => {
+  const what = d.kind === "search" ? `search "${d.query}"` : d.category ? `category ${d.category}` : "menu";
+  const title = `${d.venue_name ?? d.venue_slug}: ${what}, ${d.total} item${d.total === 1 ? "" : "s"} ` +
+    `(${d.completeness})`;
+  const parts: (string | null)[] = [];
+  if (d.items.length || d.completeness !== "partial" || !d.categories.length) {
+    const rows = d.items.map((i) => [
+      table.truncate(i.name, ITEM_NAME_MAX),
+      i.notice ? "notice" : amount(i.price),
+      amount(i.original_price),
+      i.discount?.label ?? null,
+      availability(i),
+      i.category,
+      i.id,
+    ]);
+    parts.push(
+      table.renderTable(["Item", "Price", "Was", "Deal", "Available", "Category", "Id"], rows, style, title),
+    );
+    parts.push(pagingNote(d));
+    if (d.options_included) parts.push(optionsTable(d.items, style, table));
+  } else {
+    parts.push(
+      table.renderTable(
+        ["Category", "Name", "Items"],
+        d.categories.map((c) => [c.slug, c.name, c.item_count]),
+        style,
+        `${title}: pass --category <slug> or --query <text>`,
+      ),
+    );
+  }
+  return join(parts);
+};
+
+const renderItem: TableRenderer<VenueItemDetail> = (d, { style, table }) => {
+  const record = {
+    Item: d.name,
+    "Item id": d.id,
+    Venue: d.venue_name ?? d.venue_slug,
+    "Venue id": d.venue_id,
+    Description: d.description,
+    Price: d.notice ? "notice" : amount(d.price),
+    Was: amount(d.original_price),
+    Deal: d.discount?.label ?? null,
+    Available: availability(d),
+    "Unit": d.unit_info,
+    "Max per order": d.max_quantity,
+    "Age limit": d.age_limit,
+    "Wolt+ only": d.wolt_plus_only,
+    "Option groups": d.options.length,
+    URL: d.url,
+  };
+  return join([table.renderRecord(record, style, d.name), optionsTable([d], style, table)]);
+};

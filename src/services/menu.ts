@@ -1,0 +1,760 @@
+/**
+ * Venue menus from the assortment API: the full root, a category (hydrated through the items batch
+ * endpoint for partial grocery assortments), every leaf category (`--full-catalog`), a venue-scoped
+ * search, and single item detail. Parsers tolerate drift: unusable rows are skipped and counted into
+ * one warning per reason; availability is only `false` when the payload says so.
+ */
+
+import { SvcError } from "../core/errors.ts";
+import { type Money, money } from "../core/money.ts";
+import type { ItemRef, VenueRef } from "../core/refs.ts";
+import { arr, bool, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
+import type { ResolvedLocation } from "./location.ts";
+import {
+  assortmentPath,
+  assortmentRoot,
+  type CategoryNode,
+  type CategoryRow,
+  categoryRow,
+  identityOf,
+  leafCategories,
+  localized,
+  openVenue,
+  page,
+  type Paging,
+  parseCategoryTree,
+} from "./venue.ts";
+import type { VenueStatic } from "./venue_lookup.ts";
+
+/** Upper bound of ids per `assortment/items` request. */
+export const ITEM_BATCH_SIZE = 80;
+/** Upstream requests in flight at once while loading categories and item batches. */
+export const LOAD_CONCURRENCY = 4;
+
+// ---------------------------------------------------------------------------------------------
+// Shapes
+
+export interface OptionValue {
+  id: string;
+  name: string | null;
+  /** Null when the payload carries no price (distinct from 0 = free). */
+  price: Money | null;
+}
+
+export interface OptionGroup {
+  /** The item-level binding id (`items[].options[].id`): what `cart add --option` takes. */
+  id: string;
+  /** The root option definition it binds. */
+  option_id: string | null;
+  name: string | null;
+  type: string | null;
+  required: boolean;
+  min: number;
+  /** Null when the payload sets no upper bound. */
+  max: number | null;
+  default_value_ids: string[];
+  values: OptionValue[];
+}
+
+export interface ItemDiscount {
+  /** Whole percent off, when known. */
+  percent: number | null;
+  label: string | null;
+  /** "price": the item carries a higher original price; "campaign": a venue campaign names the item. */
+  source: "price" | "campaign";
+}
+
+export interface MenuItem {
+  id: string;
+  name: string;
+  description: string | null;
+  /** Slug of the (leaf) category listing the item; null when unknown. */
+  category: string | null;
+  price: Money | null;
+  original_price: Money | null;
+  discount: ItemDiscount | null;
+  /** false: sold out or not purchasable; true: a positive purchasable balance; null: not reported. */
+  available: boolean | null;
+  unavailable_reason: string | null;
+  purchasable_balance: number | null;
+  /** A zero-price row without options: a menu notice rather than a product. */
+  notice: boolean;
+  unit_info: string | null;
+  image_url: string | null;
+  wolt_plus_only: boolean | null;
+  age_limit: number | null;
+  option_group_count: number;
+  /** Present with --include-options (always on item detail). */
+  options?: OptionGroup[];
+}
+
+export type Completeness = "complete" | "partial" | "unavailable" | "unknown";
+export type MenuSort = "recommended" | "price" | "name";
+
+export interface MenuFilters {
+  min_price: number | null;
+  max_price: number | null;
+  hide_sold_out: boolean;
+  discounts_only: boolean;
+}
+
+/** `VenueMenu` (kind "menu") and `VenueItemSearchResult` (kind "search") share this shape. */
+export interface VenueMenu {
+  kind: "menu" | "search";
+  venue_id: string;
+  venue_slug: string;
+  venue_name: string | null;
+  currency: string | null;
+  loading_strategy: string | null;
+  /**
+   * Whether `items` (before filters) is everything in `scope`: "complete"; "partial" (a partial
+   * assortment without --category/--query, or some loads failed); "unavailable" (no assortment);
+   * "unknown" (search: upstream gives no total).
+   */
+  completeness: Completeness;
+  scope: "venue" | "category" | "search";
+  category: string | null;
+  query: string | null;
+  /** Leaf category slugs usable with --category. */
+  categories: CategoryRow[];
+  sort: MenuSort;
+  filters: MenuFilters;
+  options_included: boolean;
+  /** Items loaded before filters. */
+  loaded: number;
+  /** Items after filters, before paging. */
+  total: number;
+  count: number;
+  offset: number;
+  limit: number | null;
+  items: MenuItem[];
+}
+
+export interface MenuRequest extends Paging {
+  query?: string;
+  category?: string;
+  fullCatalog: boolean;
+  includeOptions: boolean;
+  sort: MenuSort;
+  minPrice?: number;
+  maxPrice?: number;
+  hideSoldOut: boolean;
+  discountsOnly: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsers
+
+/** Root option definitions (`options[]`) by id. */
+export function optionDefs(...lists: unknown[]): Map<string, Json> {
+  const out = new Map<string, Json>();
+  for (const list of lists) {
+    for (const o of arr(list)) {
+      const def = obj(o), id = str(def?.id);
+      if (def && id && !out.has(id)) out.set(id, def);
+    }
+  }
+  return out;
+}
+
+/** Item ids named by `effects.item_discount.include.items` of venue campaigns, with a badge label. */
+export function campaignItems(staticPayload: Json | undefined): Map<string, ItemDiscount> {
+  const out = new Map<string, ItemDiscount>();
+  for (const d of arr(obj(staticPayload?.venue_raw)?.discounts)) {
+    const disc = obj(d);
+    const effect = obj(obj(disc?.effects)?.item_discount);
+    const ids = arr(obj(effect?.include)?.items).filter((x): x is string => typeof x === "string");
+    if (!ids.length) continue;
+    const fraction = num(effect?.fraction);
+    const percent = fraction !== undefined && fraction > 0 && fraction <= 1
+      ? Math.round(fraction * 100)
+      : null;
+    const label = str(obj(disc?.effect_item_badge)?.text) ?? (percent === null ? null : `-${percent}%`) ??
+      str(obj(disc?.banner)?.formatted_text) ?? null;
+    for (const id of ids) if (!out.has(id)) out.set(id, { percent, label, source: "campaign" });
+  }
+  return out;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export interface ParseEnv {
+  currency: string | null;
+  locale: string;
+  defs: Map<string, Json>;
+  includeOptions: boolean;
+  campaigns?: Map<string, ItemDiscount>;
+  categoryOf?: Map<string, string>;
+}
+
+/** Parses assortment items; counts drift and reports it once per reason through `flush`. */
+export class ItemParser {
+  private readonly drift = new Map<string, number>();
+  constructor(readonly env: ParseEnv) {}
+
+  private note(reason: string): void {
+    this.drift.set(reason, (this.drift.get(reason) ?? 0) + 1);
+  }
+
+  /** One warning per drift reason seen. */
+  flush(warn: (m: string) => void): void {
+    for (const [reason, n] of this.drift) warn(`${reason} (${n}×)`);
+    this.drift.clear();
+  }
+
+  private money(amount: number | undefined): Money | null {
+    return amount === undefined ? null : money(amount, this.env.currency, this.env.locale);
+  }
+
+  options(bindings: unknown): OptionGroup[] {
+    const out: OptionGroup[] = [];
+    if (bindings !== undefined && bindings !== null && !Array.isArray(bindings)) {
+      this.note("ignored item options of an unknown shape");
+      return out;
+    }
+    for (const b of arr(bindings)) {
+      const bind = obj(b);
+      const id = str(bind?.id);
+      if (!bind || !id) {
+        this.note("skipped option groups without an id");
+        continue;
+      }
+      const optionId = str(bind.option_id) ?? null;
+      const def = optionId ? this.env.defs.get(optionId) : undefined;
+      // Some payloads embed the values in the binding itself.
+      const valuesRaw = Array.isArray(def?.values) ? def.values : bind.values;
+      if (!def && !Array.isArray(bind.values)) this.note("option groups whose definition is missing");
+      const type = str(def?.type) ?? str(bind.type) ?? null;
+      const range = obj(obj(bind.multi_choice_config)?.total_range) ??
+        obj(obj(def?.multi_choice_config)?.total_range);
+      const min = Math.max(0, num(range?.min) ?? 0);
+      const max = num(range?.max) ?? (type === "choice" ? 1 : null);
+      const values: OptionValue[] = [];
+      for (const v of arr(valuesRaw)) {
+        const val = obj(v), vid = str(val?.id);
+        if (!val || !vid) {
+          this.note("skipped option values without an id");
+          continue;
+        }
+        values.push({ id: vid, name: str(val.name) ?? null, price: this.money(num(val.price)) });
+      }
+      const dv = def?.default_value ?? bind.default_value;
+      out.push({
+        id,
+        option_id: optionId,
+        name: str(bind.name) ?? str(def?.name) ?? null,
+        type,
+        required: min >= 1,
+        min,
+        max,
+        default_value_ids: (Array.isArray(dv) ? dv : [dv]).filter((x): x is string =>
+          typeof x === "string" && x !== ""
+        ),
+        values,
+      });
+    }
+    return out;
+  }
+
+  item(raw: unknown, withOptions = this.env.includeOptions): MenuItem | undefined {
+    const it = obj(raw);
+    const id = str(it?.id);
+    if (!it || !id) {
+      this.note("skipped items without an id");
+      return undefined;
+    }
+    const name = str(it.name) ?? localized(it.name, this.env.locale);
+    if (!name) this.note("items without a name");
+    const priceN = num(it.price) ?? num(obj(it.price)?.amount);
+    if (priceN === undefined) this.note("items without a price");
+    const originalN = num(it.original_price) ?? num(obj(it.original_price)?.amount);
+    const disabled = it.disabled_info !== undefined && it.disabled_info !== null;
+    const balanceRaw = it.purchasable_balance;
+    const balance = num(balanceRaw);
+    if (balanceRaw !== undefined && balanceRaw !== null && balance === undefined) {
+      this.note("ignored a purchasable balance that is not a number");
+    }
+    const info = obj(it.disabled_info);
+    const available = disabled ? false : balance !== undefined ? balance > 0 : null;
+    const reason = disabled
+      ? str(info?.disable_text) ?? str(info?.disabled_reason) ?? "unavailable"
+      : balance !== undefined && balance <= 0
+      ? "out of stock"
+      : null;
+    let discount: ItemDiscount | null = null;
+    if (priceN !== undefined && originalN !== undefined && originalN > priceN && originalN > 0) {
+      const percent = Math.round((1 - priceN / originalN) * 100);
+      discount = {
+        percent,
+        label: this.env.campaigns?.get(id)?.label ?? `-${percent}%`,
+        source: "price",
+      };
+    } else {
+      discount = this.env.campaigns?.get(id) ?? null;
+    }
+    const bindings = arr(it.options);
+    const image = str(obj(arr(it.images)[0])?.url) ?? str(obj(it.image)?.url) ?? null;
+    const age = arr(it.restrictions).map((r) => num(obj(r)?.age_limit)).find((n) => n !== undefined);
+    const item: MenuItem = {
+      id,
+      name: name ?? id,
+      description: str(it.description) ?? null,
+      category: this.env.categoryOf?.get(id) ?? null,
+      price: this.money(priceN),
+      original_price: originalN !== undefined && originalN !== priceN ? this.money(originalN) : null,
+      discount,
+      available,
+      unavailable_reason: reason,
+      purchasable_balance: balance ?? null,
+      notice: priceN === 0 && bindings.length === 0,
+      unit_info: str(it.unit_info) ?? null,
+      image_url: image,
+      wolt_plus_only: bool(it.is_wolt_plus_only) ?? null,
+      age_limit: age ?? null,
+      option_group_count: bindings.length,
+    };
+    if (withOptions) item.options = this.options(it.options);
+    return item;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Filters, sorting, paging
+
+export function filterItems(items: MenuItem[], f: MenuFilters): MenuItem[] {
+  return items.filter((i) => {
+    const p = i.price?.amount;
+    if (f.min_price !== null && (p === undefined || p < f.min_price)) return false;
+    if (f.max_price !== null && (p === undefined || p > f.max_price)) return false;
+    if (f.hide_sold_out && i.available === false) return false;
+    if (f.discounts_only && !i.discount) return false;
+    return true;
+  });
+}
+
+/** Stable sort: "recommended" keeps upstream order; "price" ascending (notices and unknown prices last). */
+export function sortItems(items: MenuItem[], sort: MenuSort, locale: string): MenuItem[] {
+  if (sort === "recommended") return items;
+  if (sort === "name") {
+    const collator = new Intl.Collator(locale, { sensitivity: "base", numeric: true });
+    return [...items].sort((a, b) => collator.compare(a.name, b.name));
+  }
+  const key = (i: MenuItem) => i.notice || !i.price ? Number.POSITIVE_INFINITY : i.price.amount;
+  return [...items].sort((a, b) => key(a) - key(b));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading
+
+/** Runs `fn` over `list` with at most `limit` in flight; stops starting new work after a fatal error. */
+export async function mapPool<T, R>(
+  list: T[],
+  limit: number,
+  fn: (t: T, i: number) => Promise<R>,
+  fatal: (e: unknown) => boolean = () => false,
+): Promise<PromiseSettledResult<R>[]> {
+  const results: PromiseSettledResult<R>[] = new Array(list.length);
+  let next = 0, stop: unknown;
+  const worker = async () => {
+    while (next < list.length && stop === undefined) {
+      const i = next++;
+      try {
+        results[i] = { status: "fulfilled", value: await fn(list[i], i) };
+      } catch (e) {
+        results[i] = { status: "rejected", reason: e };
+        if (fatal(e)) stop = e;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, list.length) }, worker));
+  if (stop !== undefined) throw stop;
+  return results;
+}
+
+/** Errors that end the command instead of degrading the result to "partial". */
+function fatal(e: unknown): boolean {
+  return !(e instanceof SvcError) ||
+    ["SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED", "SVC_INTERRUPTED", "SVC_INTERNAL"].includes(e.code);
+}
+
+/** What loading gathered before parsing. */
+interface Loaded {
+  raw: Json[];
+  defs: Map<string, Json>;
+  /** Item ids in category order (recommended order). */
+  order: string[];
+  categoryOf: Map<string, string>;
+  /** Ids the categories listed that could not be loaded. */
+  missing: number;
+  failures: string[];
+  /** The first failed request's error. */
+  firstError?: unknown;
+}
+
+const emptyLoaded = (): Loaded => ({
+  raw: [],
+  defs: new Map(),
+  order: [],
+  categoryOf: new Map(),
+  missing: 0,
+  failures: [],
+});
+
+/** Records the category of every listed id (the deepest category wins) and the listing order. */
+function indexTree(tree: CategoryNode[], into: Loaded): void {
+  const walk = (nodes: CategoryNode[]) => {
+    for (const c of nodes) {
+      for (const id of c.item_ids ?? []) {
+        if (!into.categoryOf.has(id)) into.order.push(id);
+        into.categoryOf.set(id, c.slug);
+      }
+      walk(c.children);
+    }
+  };
+  walk(tree);
+}
+
+function addItems(into: Loaded, items: unknown, options: unknown): void {
+  for (const it of arr(items)) {
+    const o = obj(it);
+    if (o) into.raw.push(o);
+  }
+  for (const [id, def] of optionDefs(options)) if (!into.defs.has(id)) into.defs.set(id, def);
+}
+
+function describe(e: unknown): string {
+  return e instanceof SvcError ? `${e.message} [${e.code}]` : String(e);
+}
+
+/** POST `assortment/items` for `ids` in batches, `LOAD_CONCURRENCY` at a time. */
+async function hydrate(ctx: ServiceContext, slug: string, ids: string[], into: Loaded): Promise<void> {
+  const batches: string[][] = [];
+  for (let i = 0; i < ids.length; i += ITEM_BATCH_SIZE) batches.push(ids.slice(i, i + ITEM_BATCH_SIZE));
+  const results = await mapPool(batches, LOAD_CONCURRENCY, async (batch) => {
+    const { data } = await ctx.gw.request({
+      host: "consumer_api",
+      method: "POST",
+      path: `${assortmentPath(slug)}/items`,
+      query: { language: language(ctx.locale) },
+      json: { item_ids: batch },
+      auth: "optional",
+      retry: true, // a read, not a mutation
+    });
+    return obj(data);
+  }, fatal);
+  results.forEach((r, i) => {
+    if (r.status === "fulfilled") {
+      addItems(into, r.value?.items, r.value?.options);
+    } else {
+      into.failures.push(`items batch ${i + 1}/${batches.length}: ${describe(r.reason)}`);
+      into.firstError ??= r.reason;
+    }
+  });
+}
+
+/** GET one category; returns its tree and whatever items it carried. */
+async function fetchCategory(ctx: ServiceContext, slug: string, category: string) {
+  const { data } = await ctx.gw.request({
+    host: "consumer_api",
+    method: "GET",
+    path: `${assortmentPath(slug)}/categories/slug/${encodeURIComponent(category)}`,
+    query: { language: language(ctx.locale) },
+    auth: "optional",
+  });
+  const body = obj(data);
+  if (!body) throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", `category "${category}" is not an object`);
+  const list = [...(obj(body.category) ? [body.category] : []), ...arr(body.categories)];
+  return { tree: parseCategoryTree(list, ctx.warn), items: body.items, options: body.options };
+}
+
+/** Loads `categories` (GET each, bounded), then hydrates the ids their responses did not carry. */
+async function loadCategories(
+  ctx: ServiceContext,
+  slug: string,
+  categories: string[],
+  into: Loaded,
+): Promise<CategoryNode[]> {
+  const results = await mapPool(categories, LOAD_CONCURRENCY, (c) => fetchCategory(ctx, slug, c), fatal);
+  const trees: CategoryNode[] = [];
+  results.forEach((r, i) => {
+    if (r.status === "rejected") {
+      into.failures.push(`category ${categories[i]}: ${describe(r.reason)}`);
+      into.firstError ??= r.reason;
+      return;
+    }
+    trees.push(...r.value.tree);
+    indexTree(r.value.tree, into);
+    addItems(into, r.value.items, r.value.options);
+  });
+  const have = new Set(into.raw.map((i) => str(i.id)));
+  const wanted = into.order.filter((id) => !have.has(id));
+  if (wanted.length) await hydrate(ctx, slug, wanted, into);
+  const loaded = new Set(into.raw.map((i) => str(i.id)));
+  into.missing = into.order.filter((id) => !loaded.has(id)).length;
+  return trees;
+}
+
+/** Orders raw items: category order first, then any others in payload order; duplicates dropped. */
+function ordered(into: Loaded): Json[] {
+  const byId = new Map<string, Json>();
+  const rest: Json[] = [];
+  for (const it of into.raw) {
+    const id = str(it.id);
+    if (!id) rest.push(it);
+    else if (!byId.has(id)) byId.set(id, it);
+  }
+  const out: Json[] = [];
+  for (const id of into.order) {
+    const it = byId.get(id);
+    if (it) {
+      out.push(it);
+      byId.delete(id);
+    }
+  }
+  return [...out, ...byId.values(), ...rest];
+}
+
+/** Assortment errors that mean "no menu here" rather than "try again". */
+function unavailableError(e: unknown): e is SvcError {
+  return e instanceof SvcError &&
+    ["SVC_NOT_FOUND", "SVC_UNSUPPORTED_ENDPOINT", "SVC_UPSTREAM_INVALID_RESPONSE"].includes(e.code);
+}
+
+export async function venueMenu(
+  ctx: ServiceContext,
+  ref: VenueRef,
+  req: MenuRequest,
+  location?: () => Promise<ResolvedLocation>,
+): Promise<VenueMenu> {
+  const venue = await openVenue(ctx, ref, location);
+  const id = identityOf(venue, ctx.locale);
+  const slug = venue.slug;
+  const filters: MenuFilters = {
+    min_price: req.minPrice ?? null,
+    max_price: req.maxPrice ?? null,
+    hide_sold_out: req.hideSoldOut,
+    discounts_only: req.discountsOnly,
+  };
+  const loaded = emptyLoaded();
+  let completeness: Completeness = "complete";
+  let scope: VenueMenu["scope"] = "venue";
+  let strategy: string | null = null;
+  let categories: CategoryRow[] = [];
+
+  if (req.query !== undefined) {
+    scope = "search";
+    completeness = "unknown";
+    const { data } = await ctx.gw.request({
+      host: "consumer_api",
+      method: "POST",
+      path: `${assortmentPath(slug)}/items/search`,
+      query: { language: language(ctx.locale) },
+      json: { q: req.query },
+      auth: "optional",
+      retry: true, // a read, not a mutation
+    });
+    const body = obj(data);
+    if (!body || !Array.isArray(body.items)) ctx.warn(`the search in "${slug}" returned no item list`);
+    addItems(loaded, body?.items, body?.options);
+  } else if (req.category !== undefined) {
+    scope = "category";
+    const trees = await loadCategories(ctx, slug, [req.category], loaded);
+    const e = loaded.firstError;
+    if (e instanceof SvcError && e.code === "SVC_NOT_FOUND" && !trees.length) {
+      throw new SvcError("SVC_NOT_FOUND", `venue "${slug}" has no category "${req.category}"`, {
+        hint: `list the category slugs with \`svc venue categories ${slug}\``,
+        details: e.details,
+      });
+    }
+    if (loaded.failures.length && !loaded.raw.length) throw firstFailure(loaded);
+    categories = leafCategories(trees).map((c) => categoryRow(c, false));
+    if (loaded.failures.length || loaded.missing) completeness = "partial";
+  } else {
+    let root: Json | undefined;
+    try {
+      root = await assortmentRoot(ctx, slug);
+    } catch (e) {
+      if (!unavailableError(e)) throw e;
+      ctx.warn(`the menu of "${slug}" is unavailable: ${e.message} [${e.code}]`);
+      completeness = "unavailable";
+    }
+    if (root) {
+      strategy = str(root.loading_strategy) ?? null;
+      if (strategy !== null && strategy !== "full" && strategy !== "partial") {
+        ctx.warn(`unknown assortment loading strategy "${strategy}"; treated by its contents`);
+      }
+      const tree = parseCategoryTree(root.categories, ctx.warn);
+      const leaves = leafCategories(tree);
+      const rootItems = arr(root.items);
+      const partial = strategy === "partial" ||
+        (strategy !== "full" && !rootItems.length && leaves.length > 0);
+      categories = leaves.map((c) => categoryRow(c, partial));
+      if (partial && req.fullCatalog) {
+        await loadCategories(ctx, slug, leaves.map((c) => c.slug), loaded);
+        if (loaded.failures.length && !loaded.raw.length) throw firstFailure(loaded);
+        if (loaded.failures.length || loaded.missing) completeness = "partial";
+      } else if (partial) {
+        completeness = "partial";
+        ctx.warn(
+          `"${slug}" has a partial assortment: only its categories are listed. Pass --category <slug> ` +
+            `(see categories) or --query <text> to load items, or --full-catalog to load every category`,
+        );
+      } else {
+        indexTree(tree, loaded);
+        addItems(loaded, root.items, root.options);
+        if (!loaded.raw.length) {
+          completeness = "unavailable";
+          ctx.warn(`the assortment of "${slug}" lists no items; its menu is unavailable`);
+        }
+      }
+    }
+  }
+  if (loaded.failures.length) {
+    ctx.warn(
+      `some of the menu could not be loaded (${loaded.failures.length} failed request(s)); ` +
+        `first: ${loaded.failures[0]}`,
+    );
+  }
+  if (loaded.missing) {
+    ctx.warn(`${plural(loaded.missing, "listed item")} could not be loaded; the result is partial`);
+  }
+  if (!id.currency) ctx.warn(`the venue page of "${slug}" names no currency; prices are not formatted`);
+
+  const parser = new ItemParser({
+    currency: id.currency,
+    locale: ctx.locale,
+    defs: loaded.defs,
+    includeOptions: req.includeOptions,
+    campaigns: campaignItems(venue.payload),
+    categoryOf: loaded.categoryOf,
+  });
+  const all = ordered(loaded).map((r) => parser.item(r)).filter((i): i is MenuItem => !!i);
+  parser.flush(ctx.warn);
+  const kept = sortItems(filterItems(all, filters), req.sort, ctx.locale);
+  const items = page(kept, req);
+  return {
+    kind: scope === "search" ? "search" : "menu",
+    venue_id: id.venue_id,
+    venue_slug: slug,
+    venue_name: id.name,
+    currency: id.currency,
+    loading_strategy: strategy,
+    completeness,
+    scope,
+    category: req.category ?? null,
+    query: req.query ?? null,
+    categories,
+    sort: req.sort,
+    filters,
+    options_included: req.includeOptions,
+    loaded: all.length,
+    total: kept.length,
+    count: items.length,
+    offset: req.offset,
+    limit: req.limit ?? null,
+    items,
+  };
+}
+
+/** Nothing could be loaded: the first request's own error. */
+function firstFailure(loaded: Loaded): unknown {
+  if (loaded.firstError instanceof SvcError) return loaded.firstError;
+  return new SvcError("SVC_UPSTREAM_TEMPORARY", `the menu could not be loaded: ${loaded.failures[0]}`, {
+    retry: { retryable: true },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item detail
+
+export interface VenueItemDetail extends MenuItem {
+  venue_id: string;
+  venue_slug: string;
+  venue_name: string | null;
+  currency: string | null;
+  category_id: string | null;
+  checksum: string | null;
+  min_quantity: number | null;
+  max_quantity: number | null;
+  vat_percentage: number | null;
+  /** The item's marketplace URL, when the venue page names its share URL. */
+  url: string | null;
+  options: OptionGroup[];
+}
+
+/** The item detail payload (`{item:{…}, options:[…]}`) as a detail record; undefined when unusable. */
+export function itemDetailOf(
+  data: unknown,
+  venue: VenueStatic,
+  ctx: Pick<ServiceContext, "locale" | "warn">,
+): VenueItemDetail | undefined {
+  const body = obj(data);
+  const it = obj(body?.item) ?? (str(body?.id) ? body : undefined);
+  const id = identityOf(venue, ctx.locale);
+  const parser = new ItemParser({
+    currency: id.currency,
+    locale: ctx.locale,
+    defs: optionDefs(body?.options, it?.option_definitions),
+    includeOptions: true,
+    campaigns: campaignItems(venue.payload),
+  });
+  const item = parser.item(it, true);
+  parser.flush(ctx.warn);
+  if (!item || !it) return undefined;
+  const share = str(obj(venue.payload.venue)?.share_url);
+  return {
+    ...item,
+    options: item.options ?? [],
+    venue_id: id.venue_id,
+    venue_slug: id.slug,
+    venue_name: id.name,
+    currency: id.currency,
+    category_id: str(it.category_id) ?? null,
+    checksum: str(it.checksum) ?? null,
+    min_quantity: num(it.min_quantity_per_purchase) ?? null,
+    max_quantity: num(it.max_quantity_per_purchase) ?? null,
+    vat_percentage: num(it.vat_percentage_decimal) ?? num(it.vat_percentage) ?? null,
+    url: share ? `${share.replace(/\/+$/, "")}/itemid-${item.id}` : null,
+  };
+}
+
+export async function venueItem(
+  ctx: ServiceContext,
+  ref: VenueRef,
+  item: ItemRef,
+  location?: () => Promise<ResolvedLocation>,
+): Promise<VenueItemDetail> {
+  const venue = await openVenue(ctx, ref, location);
+  let data: unknown;
+  try {
+    ({ data } = await ctx.gw.request({
+      host: "consumer_api",
+      method: "GET",
+      path: `/order-xp/web/v1/pages/venue/${encodeURIComponent(venue.id)}/item/${
+        encodeURIComponent(item.itemId)
+      }`,
+      query: { language: language(ctx.locale) },
+      auth: "optional",
+    }));
+  } catch (e) {
+    if (e instanceof SvcError && e.code === "SVC_NOT_FOUND") {
+      throw new SvcError("SVC_NOT_FOUND", `venue "${venue.slug}" has no item ${item.itemId}`, {
+        hint: `list its items with \`svc venue menu ${venue.slug}\``,
+        details: e.details,
+      });
+    }
+    throw e;
+  }
+  const detail = itemDetailOf(data, venue, ctx);
+  if (!detail) {
+    throw new SvcError(
+      "SVC_UPSTREAM_INVALID_RESPONSE",
+      `the detail page of item ${item.itemId} carries no item`,
+    );
+  }
+  if (detail.id !== item.itemId) ctx.warn(`asked for item ${item.itemId}, upstream answered ${detail.id}`);
+  if (!detail.currency) {
+    ctx.warn(`the venue page of "${venue.slug}" names no currency; prices are not formatted`);
+  }
+  return detail;
+}

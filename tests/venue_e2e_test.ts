@@ -1,0 +1,717 @@
+/** `venue …` end to end against the sandbox: details, hours, menu (full, partial, search), categories, item. */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { load } from "js-yaml";
+import { calls, type Env, withEnv } from "./helpers.ts";
+import type { RequestLogEntry } from "../src/sandbox/types.ts";
+
+const AT = ["--lat", "60.1699", "--lon", "24.9384"];
+const JSON_ = ["--format", "json"];
+const PASTA = "650000000000000000000aa1";
+const CARBONARA = "651000000000000000000b01";
+const ASSORTMENT = "/consumer-api/consumer-assortment/v1/venues/slug";
+const staticCall = (slug: string) => `GET consumer_api /order-xp/web/v1/pages/venue/slug/${slug}/static`;
+
+// deno-lint-ignore no-explicit-any
+type Any = any;
+
+/** Runs svc, asserts the exit code, returns the parsed envelope; clears the request log first. */
+async function json(t: Env, args: string[], code = 0): Promise<Any> {
+  t.sandbox.clearLog();
+  const r = await t.run([...args, ...JSON_]);
+  assert.equal(r.code, code, `${args.join(" ")} → ${r.code}\n${r.stdout}\n${r.stderr}`);
+  return r.json<Any>();
+}
+
+const upstream = (log: RequestLogEntry[]) => calls(log.filter((e) => e.host !== "control"));
+const cachePath = (t: Env) => join(t.dir, "home", ".svc-slug-cache.json");
+
+Deno.test("venue details: record table, json and yaml; --include sections; fees from the dynamic page", async () => {
+  await withEnv(async (t) => {
+    const base = await json(t, ["venue", "pasta-piccola"]);
+    const d = base.data;
+    assert.equal(d.venue_id, PASTA);
+    assert.equal(d.slug, "pasta-piccola");
+    assert.equal(d.name, "Pasta Piccola");
+    assert.equal(d.currency, "EUR");
+    assert.equal(d.timezone, "Europe/Helsinki");
+    assert.deepEqual(d.order_minimum, { amount: 1000, currency: "EUR", formatted: "€10.00" });
+    assert.deepEqual(d.promotions, ["-20% on pasta"]);
+    assert.deepEqual(d.included, []);
+    for (const k of ["hours", "tags", "rating", "fees"]) assert.ok(!(k in d), k);
+    assert.deepEqual(upstream(t.log()), [staticCall("pasta-piccola")]);
+
+    const full = await json(t, ["venue", "pasta-piccola", "--include", "hours, tags,rating,fees", ...AT]);
+    const f = full.data;
+    assert.deepEqual(f.included, ["hours", "tags", "rating", "fees"]);
+    assert.deepEqual(f.tags, ["italian", "pasta"]);
+    assert.deepEqual(f.rating, { score: 9.1, volume: 340 });
+    assert.deepEqual(f.hours.filter((h: Any) => h.day === "monday"), [
+      { day: "monday", open: "11:00", close: "15:00" },
+      { day: "monday", open: "17:00", close: "22:00" },
+    ]);
+    assert.deepEqual(f.days_without_hours, ["sunday"]);
+    assert.equal(f.fees.delivery_fee.amount, 290);
+    assert.equal(f.fees.open_now, true);
+    assert.deepEqual(f.fees.location, { lat: 60.1699, lon: 24.9384, source: "coordinates" });
+    assert.equal(f.fees.fee_ranges.length, 2);
+    assert.equal(f.fees.fee_ranges[1].max, null);
+    // The static page came from the slug cache; only the dynamic page was fetched.
+    assert.deepEqual(upstream(t.log()), [
+      "GET consumer_api /order-xp/web/v1/venue/slug/pasta-piccola/dynamic/",
+    ]);
+    assert.match(
+      t.log().at(-1)!.query,
+      /lat=60\.169900&lon=24\.938400&selected_delivery_method=homedelivery/,
+    );
+
+    const closed = await json(t, ["venue", "bistro-bulevardi", "--include", "fees", ...AT]);
+    assert.equal(closed.data.fees.open_now, false);
+
+    const y = await t.run(["venue", "pasta-piccola", "--include", "rating", "--format", "yaml"]);
+    assert.equal(y.code, 0, y.stderr);
+    assert.deepEqual((load(y.stdout) as Any).data.rating, { score: 9.1, volume: 340 });
+
+    const table = await t.run(["venue", "pasta-piccola", "--include", "hours,rating"]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /Venue\s+Pasta Piccola/);
+    assert.match(table.stdout, /Order minimum\s+€10\.00/);
+    assert.match(table.stdout, /Rating\s+9\.1 \(340 ratings\)/);
+    assert.match(table.stdout, /sunday\s+closed/);
+
+    // A failing dynamic page degrades the fees section with a warning.
+    t.sandbox.setFaults([{ path: "/order-xp/web/v1/venue/slug/*", status: 404 }]);
+    const degraded = await json(t, ["venue", "pasta-piccola", "--include", "fees", ...AT]);
+    assert.equal(degraded.data.fees, null);
+    assert.match(degraded.warnings.join("\n"), /fees are unavailable/);
+    t.sandbox.setFaults([]);
+
+    const unknown = await json(t, ["venue", "no-such-venue"], 1);
+    assert.equal(unknown.error.code, "SVC_NOT_FOUND");
+  });
+});
+
+Deno.test("venue hours: split shifts, $date values, days without rows, --timezone label, table and yaml", async () => {
+  await withEnv(async (t) => {
+    const p = await json(t, ["venue", "hours", "pasta-piccola"]);
+    assert.equal(p.data.timezone, "Europe/Helsinki");
+    assert.equal(p.data.timezone_label, null);
+    assert.equal(p.data.hours.length, 11); // five split weekdays + Saturday
+    assert.deepEqual(p.data.hours.slice(0, 2), [
+      { day: "monday", open: "11:00", close: "15:00" },
+      { day: "monday", open: "17:00", close: "22:00" },
+    ]);
+    assert.deepEqual(p.data.days_without_hours, ["sunday"]);
+    assert.ok(!p.data.hours.some((h: Any) => h.day === "sunday"));
+
+    // {"$date": ms} values; the label is reported and converts nothing.
+    const legacy = await json(t, [
+      "venue",
+      "hours",
+      "lohikeitto-kauppatori",
+      "--timezone",
+      "America/New_York",
+    ]);
+    assert.deepEqual(legacy.data.hours, p.data.hours);
+    assert.equal(legacy.data.timezone, "Europe/Helsinki");
+    assert.equal(legacy.data.timezone_label, "America/New_York");
+    assert.match(legacy.warnings.join("\n"), /not converted/);
+
+    // No sunday key at all.
+    const pharmacy = await json(t, ["venue", "hours", "apteekki-aleksi"]);
+    assert.deepEqual(pharmacy.data.days_without_hours, ["sunday"]);
+    assert.deepEqual(pharmacy.data.hours.at(-1), { day: "saturday", open: "09:00", close: "18:00" });
+    const late = await json(t, ["venue", "hours", "shawarma-sorkka"]);
+    assert.deepEqual(late.data.hours.find((h: Any) => h.day === "saturday"), {
+      day: "saturday",
+      open: "10:30",
+      close: "24:00",
+    });
+
+    const y = await t.run([
+      "venue",
+      "hours",
+      "pasta-piccola",
+      "--timezone",
+      "Europe/Helsinki",
+      "--format",
+      "yaml",
+    ]);
+    assert.equal(y.code, 0, y.stderr);
+    const doc = load(y.stdout) as Any;
+    assert.equal(doc.data.timezone_label, "Europe/Helsinki");
+    assert.deepEqual(doc.data.hours, p.data.hours);
+    assert.deepEqual(doc.warnings, []);
+
+    const table = await t.run(["venue", "hours", "pasta-piccola", "--timezone", "Europe/Helsinki"]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /monday\s+11:00\s+15:00\nmonday\s+17:00\s+22:00/);
+    assert.match(table.stdout, /sunday\s+closed/);
+    assert.match(table.stdout, /Timezone label: Europe\/Helsinki/);
+  });
+});
+
+Deno.test("slug cache: reused within 24 h, stale entries refetched, 0600, corrupt file rebuilt, wiped by logout", async () => {
+  await withEnv(async (t) => {
+    await json(t, ["venue", "hours", "pasta-piccola"]);
+    assert.deepEqual(upstream(t.log()), [staticCall("pasta-piccola")]);
+    await json(t, ["venue", "hours", "pasta-piccola"]);
+    assert.deepEqual(upstream(t.log()), [], "second run is served from the cache");
+    assert.equal((await Deno.stat(cachePath(t))).mode! & 0o777, 0o600);
+
+    // The cache maps the id back to the slug: no front-feed call, no static call.
+    const byId = await json(t, ["venue", "hours", PASTA]);
+    assert.equal(byId.data.slug, "pasta-piccola");
+    assert.deepEqual(upstream(t.log()), []);
+
+    // An entry older than 24 h is refetched.
+    const file = JSON.parse(await Deno.readTextFile(cachePath(t)));
+    assert.equal(file.version, 1);
+    const entry = file.venues["pasta-piccola"];
+    assert.equal(entry.id, PASTA);
+    entry.fetched_at = new Date(Date.now() - 25 * 3600_000).toISOString();
+    entry.payload.venue.name = "Stale Name";
+    await Deno.writeTextFile(cachePath(t), JSON.stringify(file));
+    const fresh = await json(t, ["venue", "hours", "pasta-piccola"]);
+    assert.equal(fresh.data.name, "Pasta Piccola");
+    assert.deepEqual(upstream(t.log()), [staticCall("pasta-piccola")]);
+
+    // A fresh hand-written entry is used as is.
+    const written = {
+      version: 1,
+      venues: {
+        "pasta-piccola": {
+          id: PASTA,
+          payload: { ...entry.payload, venue: { ...entry.payload.venue, name: "Cached Name" } },
+          fetched_at: new Date(Date.now() - 23 * 3600_000).toISOString(),
+        },
+      },
+    };
+    await Deno.writeTextFile(cachePath(t), JSON.stringify(written));
+    assert.equal((await json(t, ["venue", "hours", "pasta-piccola"])).data.name, "Cached Name");
+    assert.deepEqual(upstream(t.log()), []);
+
+    // A corrupt file is ignored and rebuilt.
+    await Deno.writeTextFile(cachePath(t), "{not json");
+    assert.equal((await json(t, ["venue", "hours", "pasta-piccola"])).data.name, "Pasta Piccola");
+    assert.deepEqual(upstream(t.log()), [staticCall("pasta-piccola")]);
+    assert.ok(JSON.parse(await Deno.readTextFile(cachePath(t))).venues["pasta-piccola"]);
+
+    // logout deletes it.
+    const out = await json(t, ["logout"]);
+    assert.equal(out.data.slug_cache_removed, true);
+    await assert.rejects(Deno.stat(cachePath(t)), Deno.errors.NotFound);
+    await json(t, ["venue", "hours", "pasta-piccola"]);
+    assert.deepEqual(upstream(t.log()), [staticCall("pasta-piccola")]);
+  });
+});
+
+Deno.test("venue menu (full assortment): items, availability, money, notices, option ids; table and yaml", async () => {
+  await withEnv(async (t) => {
+    const m = await json(t, ["venue", "menu", "pasta-piccola", "--include-options"]);
+    const d = m.data;
+    assert.equal(d.kind, "menu");
+    assert.equal(d.venue_id, PASTA);
+    assert.equal(d.loading_strategy, "full");
+    assert.equal(d.completeness, "complete");
+    assert.equal(d.scope, "venue");
+    assert.equal(d.total, 15);
+    assert.equal(d.items.length, 15);
+    assert.deepEqual(d.categories.map((c: Any) => c.slug), [
+      "pasta-1",
+      "lunch-deals-2",
+      "sides-desserts-3",
+      "drinks-4",
+      "good-to-know-5",
+    ]);
+    assert.deepEqual(m.warnings, []);
+    assert.deepEqual(upstream(t.log()), [
+      staticCall("pasta-piccola"),
+      `GET consumer_api ${ASSORTMENT}/pasta-piccola/assortment`,
+    ]);
+    assert.equal(t.log().at(-1)!.query, "language=en");
+
+    const byId = new Map(d.items.map((i: Any) => [i.id.slice(-3), i]));
+    const item = (k: string): Any => byId.get(k);
+    const carbonara = item("b01");
+    assert.deepEqual(carbonara.price, { amount: 1390, currency: "EUR", formatted: "€13.90" });
+    assert.equal(carbonara.category, "pasta-1");
+    assert.equal(carbonara.available, null, "no balance and no disabled_info: unknown, not false");
+    assert.deepEqual(carbonara.discount, { percent: 20, label: "-20%", source: "campaign" });
+    assert.equal(item("b02").available, false);
+    assert.equal(item("b02").unavailable_reason, "Sold out");
+    assert.equal(item("b04").available, false); // balance -1
+    assert.equal(item("b04").purchasable_balance, -1);
+    assert.equal(item("b05").available, false); // balance 0
+    assert.equal(item("b06").available, true); // balance 4
+    assert.equal(item("b06").purchasable_balance, 4);
+    assert.equal(item("b03").original_price.amount, 1290);
+    assert.equal(item("b03").discount.source, "price");
+    assert.equal(item("b0f").notice, true);
+    assert.equal(item("b0f").price.amount, 0);
+    assert.equal(item("b0b").wolt_plus_only, true);
+    assert.equal(item("b0e").age_limit, 18);
+
+    const [size, toppings, shape] = carbonara.options;
+    assert.deepEqual(size, {
+      id: "653000000000000000000d01",
+      option_id: "654000000000000000000e01",
+      name: "Size",
+      type: "choice",
+      required: true,
+      min: 1,
+      max: 1,
+      default_value_ids: ["655000000000000000000f01"],
+      values: [
+        {
+          id: "655000000000000000000f01",
+          name: "Regular",
+          price: { amount: 0, currency: "EUR", formatted: "€0.00" },
+        },
+        {
+          id: "655000000000000000000f02",
+          name: "Large",
+          price: { amount: 300, currency: "EUR", formatted: "€3.00" },
+        },
+      ],
+    });
+    assert.equal(toppings.id, "653000000000000000000d02");
+    assert.deepEqual([toppings.required, toppings.min, toppings.max], [false, 0, 3]);
+    assert.deepEqual(toppings.values.map((v: Any) => v.price.amount), [0, 0, 250, 390, 300]);
+    assert.equal(shape.id, "653000000000000000000d03");
+    assert.deepEqual([shape.required, shape.min, shape.max], [false, 0, 1]);
+    assert.deepEqual(
+      shape.values.map((v: Any) => v.price),
+      [null, null, null],
+      "missing price is null, not 0",
+    );
+    assert.equal(carbonara.option_group_count, 3);
+
+    // --category on a full venue: the category endpoint carries the items, no batch call.
+    const cat = await json(t, [
+      "venue",
+      "menu",
+      "pasta-piccola",
+      "--category",
+      "pasta-1",
+      "--include-options",
+    ]);
+    assert.deepEqual([cat.data.scope, cat.data.completeness, cat.data.total], ["category", "complete", 6]);
+    assert.deepEqual(cat.data.items[0].options, carbonara.options);
+    assert.deepEqual(upstream(t.log()), [
+      `GET consumer_api ${ASSORTMENT}/pasta-piccola/assortment/categories/slug/pasta-1`,
+    ]);
+
+    // Without --include-options items carry only the group count.
+    const plain = await json(t, ["venue", "menu", "pasta-piccola"]);
+    assert.ok(!("options" in plain.data.items[0]));
+    assert.equal(plain.data.options_included, false);
+    assert.deepEqual(upstream(t.log()), [`GET consumer_api ${ASSORTMENT}/pasta-piccola/assortment`]);
+
+    const y = await t.run(["venue", "menu", "pasta-piccola", "--include-options", "--format", "yaml"]);
+    assert.equal(y.code, 0, y.stderr);
+    assert.deepEqual((load(y.stdout) as Any).data, d);
+
+    const table = await t.run(["venue", "menu", "pasta-piccola", "--include-options"]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /^Pasta Piccola: menu, 15 items \(complete\)/);
+    assert.match(table.stdout, /Carbonara\s+€13\.90\s+-\s+-20%\s+-\s+pasta-1\s+651000000000000000000b01/);
+    assert.match(table.stdout, /Truffle tagliatelle\s+€18\.90\s+-\s+-20%\s+Sold out/);
+    assert.match(table.stdout, /Arrabbiata\s+€10\.90\s+-\s+-20%\s+4 left/);
+    assert.match(table.stdout, /Pasta allergens: ask for gluten-free pasta\s+notice/);
+    assert.match(
+      table.stdout,
+      /Carbonara\s+653000000000000000000d01\s+Size\s+required 1\.\.1\s+655000000000000000000f02\s+Large\s+€3\.00/,
+    );
+    assert.match(
+      table.stdout,
+      /Carbonara\s+653000000000000000000d03\s+Pasta shape\s+optional 0\.\.1\s+655000000000000000000f08\s+Spaghetti\s+-/,
+    );
+
+    // Drifted search rows: a long name, a missing id, a string balance, a null price, unknown fields.
+    const longName = "Extra large family-size lasagne with four cheeses and basil";
+    t.sandbox.setFaults([{
+      path: `${ASSORTMENT}/pasta-piccola/assortment/items/search`,
+      status: 200,
+      body: {
+        items: [
+          { id: "651000000000000000000b99", name: longName, price: 2590, purchasable_balance: "3", x: 1 },
+          { name: "no id", price: 100 },
+          { id: "651000000000000000000b98", name: "No price", price: null, disabled_info: "gone" },
+          "not an object",
+        ],
+        options: null,
+      },
+    }]);
+    const drift = await json(t, ["venue", "menu", "pasta-piccola", "--query", "lasagne"]);
+    assert.deepEqual(drift.data.items.map((i: Any) => i.id), [
+      "651000000000000000000b99",
+      "651000000000000000000b98",
+    ]);
+    assert.equal(drift.data.items[0].available, null);
+    assert.equal(drift.data.items[1].price, null);
+    assert.equal(drift.data.items[1].available, false);
+    assert.match(drift.warnings.join("\n"), /skipped items without an id/);
+    assert.match(drift.warnings.join("\n"), /items without a price/);
+    const longTable = await t.run(["venue", "menu", "pasta-piccola", "--query", "lasagne"]);
+    t.sandbox.setFaults([]);
+    assert.equal(longTable.code, 0, longTable.stderr);
+    assert.ok(longTable.stdout.includes(longName.slice(0, 41) + "…"), "names are cut at 42 characters");
+    assert.ok(!longTable.stdout.includes(longName));
+    assert.match(longTable.stdout, /No price\s+-/);
+  });
+});
+
+Deno.test("venue menu: --sort, price bounds, --hide-sold-out, --discounts-only and paging", async () => {
+  await withEnv(async (t) => {
+    const ids = (d: Any) => d.items.map((i: Any) => i.id.slice(-3));
+    const price = await json(t, ["venue", "menu", "pasta-piccola", "--sort", "price"]);
+    const amounts = price.data.items.filter((i: Any) => !i.notice).map((i: Any) => i.price.amount);
+    assert.deepEqual(amounts, [...amounts].sort((a, b) => a - b));
+    assert.equal(price.data.items.at(-1).notice, true, "notices sort last");
+    const byName = await json(t, ["venue", "menu", "pasta-piccola", "--sort", "NAME"]);
+    assert.equal(byName.data.sort, "name");
+    assert.deepEqual(byName.data.items.slice(0, 3).map((i: Any) => i.name), [
+      "Arrabbiata",
+      "Cacio e pepe",
+      "Carbonara",
+    ]);
+
+    const bounded = await json(t, [
+      "venue",
+      "menu",
+      "pasta-piccola",
+      "--min-price",
+      "1000",
+      "--max-price",
+      "1400",
+    ]);
+    assert.ok(bounded.data.items.every((i: Any) => i.price.amount >= 1000 && i.price.amount <= 1400));
+    assert.deepEqual(bounded.data.filters, {
+      min_price: 1000,
+      max_price: 1400,
+      hide_sold_out: false,
+      discounts_only: false,
+    });
+    assert.equal(bounded.data.loaded, 15);
+
+    const inStock = await json(t, ["venue", "menu", "pasta-piccola", "--hide-sold-out"]);
+    assert.equal(inStock.data.total, 12);
+    assert.ok(!ids(inStock.data).some((k: string) => ["b02", "b04", "b05"].includes(k)));
+    assert.ok(ids(inStock.data).includes("b01"), "unknown availability is kept");
+
+    const deals = await json(t, ["venue", "menu", "pasta-piccola", "--discounts-only"]);
+    assert.deepEqual(ids(deals.data), ["b01", "b02", "b03", "b04", "b05", "b06"]);
+
+    const p2 = await json(t, ["venue", "menu", "pasta-piccola", "--limit", "4", "--page", "2"]);
+    assert.deepEqual([p2.data.offset, p2.data.limit, p2.data.count, p2.data.total], [4, 4, 4, 15]);
+    assert.deepEqual(ids(p2.data), ["b05", "b06", "b07", "b08"]);
+    const off = await json(t, ["venue", "menu", "pasta-piccola", "--offset", "13"]);
+    assert.deepEqual(ids(off.data), ["b0e", "b0f"]);
+    const past = await t.run(["venue", "menu", "pasta-piccola", "--limit", "5", "--page", "9"]);
+    assert.equal(past.code, 0);
+    assert.match(past.stdout, /No rows at offset 40 of 15/);
+    const paged = await t.run(["venue", "menu", "pasta-piccola", "--limit", "3"]);
+    assert.match(paged.stdout, /Showing 1-3 of 15/);
+  });
+});
+
+Deno.test("partial assortment: categories only and explicit, --category hydrates in batches, --query, --full-catalog", async () => {
+  await withEnv(async (t) => {
+    const slug = "testimarket-kamppi";
+    const root = `GET consumer_api ${ASSORTMENT}/${slug}/assortment`;
+    const items = `POST consumer_api ${ASSORTMENT}/${slug}/assortment/items`;
+
+    const bare = await json(t, ["venue", "menu", slug]);
+    assert.equal(bare.data.loading_strategy, "partial");
+    assert.equal(bare.data.completeness, "partial");
+    assert.deepEqual(bare.data.items, []);
+    assert.equal(bare.data.total, 0);
+    const slugs = bare.data.categories.map((c: Any) => c.slug);
+    assert.ok(slugs.includes("fruit-2") && slugs.includes("milk-6"));
+    assert.ok(!slugs.includes("fruit-vegetables-1"), "only leaf categories");
+    assert.match(bare.warnings.join("\n"), /partial assortment.*--category <slug>.*--query <text>/);
+    assert.deepEqual(upstream(t.log()), [staticCall(slug), root]);
+    const bareTable = await t.run(["venue", "menu", slug]);
+    assert.equal(bareTable.code, 0);
+    assert.match(bareTable.stdout, /0 items \(partial\): pass --category <slug> or --query <text>/);
+    assert.match(bareTable.stdout, /milk-6\s+Milk\s+192/);
+    assert.match(bareTable.stderr, /Warning: .*partial assortment/);
+
+    const milk = await json(t, ["venue", "menu", slug, "--category", "milk-6"]);
+    assert.equal(milk.data.scope, "category");
+    assert.equal(milk.data.completeness, "complete");
+    assert.equal(milk.data.total, 192);
+    assert.ok(milk.data.items.every((i: Any) => i.category === "milk-6"));
+    assert.deepEqual(milk.data.categories.map((c: Any) => c.slug), ["milk-6"]);
+    const log = upstream(t.log());
+    assert.deepEqual(log, [
+      `GET consumer_api ${ASSORTMENT}/${slug}/assortment/categories/slug/milk-6`,
+      items,
+      items,
+      items,
+    ]);
+    const batches = t.log().filter((e) => e.method === "POST").map((e) => (e.body as Any).item_ids.length);
+    assert.deepEqual(batches.sort((a, b) => b - a), [80, 80, 32]);
+    // Recommended order follows the category listing, whatever order the batches finished in.
+    const listed = await (await fetch(
+      `${t.sandbox.urls.consumer_api_url}${ASSORTMENT}/${slug}/assortment/categories/slug/milk-6`,
+    )).json();
+    assert.deepEqual(milk.data.items.map((i: Any) => i.id), listed.category.item_ids);
+
+    const limited = await json(t, [
+      "venue",
+      "menu",
+      slug,
+      "--category",
+      "milk-6",
+      "--sort",
+      "price",
+      "--limit",
+      "2",
+      "--hide-sold-out",
+    ]);
+    assert.equal(limited.data.count, 2);
+    assert.ok(limited.data.items[0].price.amount <= limited.data.items[1].price.amount);
+
+    const missing = await json(t, ["venue", "menu", slug, "--category", "no-such-aisle"], 1);
+    assert.equal(missing.error.code, "SVC_NOT_FOUND");
+    assert.match(missing.error.message, /no category "no-such-aisle"/);
+
+    const search = await json(t, ["venue", "menu", slug, "--query", "oat drink"]);
+    assert.equal(search.data.kind, "search");
+    assert.equal(search.data.scope, "search");
+    assert.equal(search.data.completeness, "unknown");
+    assert.equal(search.data.query, "oat drink");
+    assert.ok(search.data.total > 0);
+    assert.ok(search.data.items.every((i: Any) => /oat drink/i.test(i.name)));
+    assert.deepEqual(upstream(t.log()), [`POST consumer_api ${ASSORTMENT}/${slug}/assortment/items/search`]);
+    assert.deepEqual(t.log()[0].body, { q: "oat drink" });
+    assert.equal(t.log()[0].query, "language=en");
+
+    // --full-catalog: every leaf category, then the items in batches, never more than 4 requests at once.
+    t.sandbox.setFaults([{ host: "consumer_api", path: `${ASSORTMENT}/${slug}/assortment/*`, delay_ms: 15 }]);
+    t.sandbox.clearLog();
+    let peak = 0;
+    const timer = setInterval(() => peak = Math.max(peak, t.sandbox.inflight()), 2);
+    const run = await t.run(["venue", "menu", slug, "--full-catalog", ...JSON_]);
+    clearInterval(timer);
+    t.sandbox.setFaults([]);
+    assert.equal(run.code, 0, run.stderr);
+    const all = run.json<Any>().data;
+    assert.equal(all.completeness, "complete");
+    assert.equal(all.total, 5184);
+    assert.equal(new Set(all.items.map((i: Any) => i.id)).size, 5184);
+    const fullLog = t.log();
+    const categoryCalls = fullLog.filter((e) => e.path.includes("/categories/slug/")).length;
+    assert.equal(categoryCalls, bare.data.categories.length);
+    const batchSizes = fullLog.filter((e) => e.method === "POST").map((e) => (e.body as Any).item_ids.length);
+    assert.ok(batchSizes.every((n) => n <= 80));
+    assert.equal(batchSizes.reduce((a, b) => a + b, 0), 5184);
+    assert.equal(batchSizes.length, Math.ceil(5184 / 80));
+    assert.ok(peak >= 2 && peak <= 4, `peak concurrency ${peak}`);
+    assert.ok(all.items.some((i: Any) => i.available === false));
+    assert.ok(all.items.some((i: Any) => i.available === null));
+
+    // A failing batch makes the result partial and says so.
+    t.sandbox.setFaults([{
+      method: "POST",
+      path: `${ASSORTMENT}/${slug}/assortment/items`,
+      status: 400,
+      times: 1,
+    }]);
+    const part = await json(t, ["venue", "menu", slug, "--category", "milk-6"]);
+    t.sandbox.setFaults([]);
+    assert.equal(part.data.completeness, "partial");
+    assert.ok(part.data.total < 192 && part.data.total > 0);
+    assert.match(part.warnings.join("\n"), /could not be loaded/);
+  });
+});
+
+Deno.test("venue categories: leaf slugs with paging, venue_id at the top; table and yaml", async () => {
+  await withEnv(async (t) => {
+    const c = await json(t, ["venue", "categories", "testimarket-kamppi", "--limit", "3", "--page", "2"]);
+    assert.equal(c.data.venue_id, "650000000000000000000ac4");
+    assert.equal(c.data.venue_slug, "testimarket-kamppi");
+    assert.equal(c.data.loading_strategy, "partial");
+    assert.deepEqual([c.data.offset, c.data.limit, c.data.count], [3, 3, 3]);
+    assert.equal(c.data.total, 30);
+    assert.deepEqual(c.data.categories[0], {
+      id: c.data.categories[0].id,
+      slug: "milk-6",
+      name: "Milk",
+      parent: "dairy-eggs-5",
+      item_count: 192,
+    });
+    const pasta = await json(t, ["venue", "categories", "pasta-piccola"]);
+    assert.equal(pasta.data.total, 5);
+    assert.equal(pasta.data.categories[0].parent, null);
+    const y = await t.run(["venue", "categories", "pasta-piccola", "--format", "yaml"]);
+    assert.deepEqual((load(y.stdout) as Any).data, pasta.data);
+    // Signed in: the assortment gets the bearer, the static page never does.
+    const s = await t.sandbox.mintSession();
+    assert.equal((await t.run(["login", "--wtoken", s.access_token, "--wrtoken", s.refresh_token])).code, 0);
+    await Deno.remove(cachePath(t));
+    const authed = await json(t, ["venue", "categories", "pasta-piccola"]);
+    assert.deepEqual(authed.data, pasta.data);
+    assert.deepEqual(t.log().map((e) => [e.path.split("/").at(-1), e.auth, e.auth_valid]), [
+      ["static", "none", false],
+      ["assortment", "bearer", true],
+    ]);
+    const table = await t.run(["venue", "categories", "testimarket-kamppi", "--limit", "2"]);
+    assert.match(table.stdout, /fruit-2\s+Fruit\s+fruit-vegetables-1\s+224/);
+    assert.match(table.stdout, /Showing 1-2 of \d+/);
+  });
+});
+
+Deno.test("venue item: id, URL forms, detail fields and options; unknown item is SVC_NOT_FOUND", async () => {
+  await withEnv(async (t) => {
+    const itemPath = `GET consumer_api /order-xp/web/v1/pages/venue/${PASTA}/item/${CARBONARA}`;
+    const r = await json(t, ["venue", "item", "pasta-piccola", CARBONARA]);
+    const d = r.data;
+    assert.equal(d.id, CARBONARA);
+    assert.equal(d.venue_id, PASTA);
+    assert.equal(d.name, "Carbonara");
+    assert.equal(d.category_id, "652000000000000000000c01");
+    assert.equal(typeof d.checksum, "string");
+    assert.equal(d.url, `https://wolt.com/en/fin/helsinki/restaurant/pasta-piccola/itemid-${CARBONARA}`);
+    assert.deepEqual(d.options.map((o: Any) => o.id), [
+      "653000000000000000000d01",
+      "653000000000000000000d02",
+      "653000000000000000000d03",
+    ]);
+    assert.deepEqual(upstream(t.log()), [staticCall("pasta-piccola"), itemPath]);
+    assert.equal(t.log().at(-1)!.query, "language=en");
+
+    const forms = [
+      ["https://wolt.com/en/fin/helsinki/venue/pasta-piccola", CARBONARA],
+      [
+        "https://wolt.com/en/fin/helsinki/restaurant/pasta-piccola",
+        `https://wolt.com/en/fin/helsinki/restaurant/pasta-piccola/itemid-${CARBONARA}`,
+      ],
+      [`https://wolt.com/en/fin/helsinki/venue/pasta-piccola/itemid-${CARBONARA}`],
+      [`https://wolt.com/en/fin/helsinki/restaurant/pasta-piccola/menuitem-${CARBONARA}`],
+      [`https://wolt.com/en/fin/helsinki/venue/pasta-piccola?itemid=${CARBONARA}`],
+    ];
+    for (const args of forms) {
+      const f = await json(t, ["venue", "item", ...args]);
+      assert.equal(f.data.id, CARBONARA, args.join(" "));
+      assert.deepEqual(upstream(t.log()), [itemPath], args.join(" "));
+    }
+    const sold = await json(t, [
+      "venue",
+      "item",
+      "pasta-piccola",
+      "651000000000000000000b05",
+      "--locale",
+      "fi-FI",
+    ]);
+    assert.equal(sold.data.available, false);
+    assert.equal(t.log().at(-1)!.query, "language=fi");
+
+    const y = await t.run(["venue", "item", "pasta-piccola", CARBONARA, "--format", "yaml"]);
+    assert.deepEqual((load(y.stdout) as Any).data, d);
+    const table = await t.run(["venue", "item", "pasta-piccola", CARBONARA]);
+    assert.match(table.stdout, /Item id\s+651000000000000000000b01/);
+    assert.match(table.stdout, /Carbonara\s+653000000000000000000d01\s+Size\s+required 1\.\.1/);
+
+    const nf = await json(t, ["venue", "item", "pasta-piccola", "651000000000000000000fff"], 1);
+    assert.equal(nf.error.code, "SVC_NOT_FOUND");
+    assert.match(nf.error.message, /has no item 651000000000000000000fff/);
+  });
+});
+
+Deno.test("identifiers: venue URLs and 24-hex ids resolve; malformed input and bad flags exit 2 before any call", async () => {
+  await withEnv(async (t) => {
+    for (
+      const form of [
+        "https://wolt.com/en/fin/helsinki/venue/pasta-piccola",
+        "https://wolt.com/en/fin/helsinki/restaurant/pasta-piccola/",
+      ]
+    ) {
+      const r = await json(t, ["venue", "menu", form, "--limit", "1"]);
+      assert.equal(r.data.venue_slug, "pasta-piccola");
+    }
+    // An id not in the cache resolves through the front feed at the given location.
+    const byId = await json(t, ["venue", "categories", "650000000000000000000aa2", ...AT]);
+    assert.equal(byId.data.venue_slug, "sakura-sushi-bar");
+    assert.deepEqual(upstream(t.log()).slice(0, 2), [
+      "GET consumer_api /v1/pages/front",
+      staticCall("sakura-sushi-bar"),
+    ]);
+    const again = await json(t, ["venue", "650000000000000000000aa2", ...AT]);
+    assert.equal(again.data.slug, "sakura-sushi-bar");
+    assert.deepEqual(upstream(t.log()), [], "the cache maps the id to its slug");
+    const unresolved = await json(t, ["venue", "hours", "650000000000000000000fff"], 1);
+    assert.equal(unresolved.error.code, "SVC_VENUE_UNRESOLVED");
+
+    t.sandbox.clearLog();
+    const bad: Array<[string[], RegExp]> = [
+      [["venue", "not a slug!"], /accepted|venue slug/],
+      [["venue", "menu", "https://wolt.com/en/fin/helsinki/"], /is not a venue/],
+      [["venue", "hours", "Pasta_Piccola"], /is not a venue/],
+      [["venue", "item", "pasta-piccola", "12345"], /is not an item/],
+      [["venue", "item", CARBONARA], /does not name its venue/],
+      [["venue", "item", "https://wolt.com/en/fin/helsinki/venue/pasta-piccola"], /is not an item/],
+      [["venue", "pasta-piccola", "--include", "hours,menu"], /unknown --include section "menu"/],
+      [["venue", "pasta-piccola", "--include", ","], /--include needs/],
+      [["venue", "menu", "pasta-piccola", "--sort", "rating"], /unsupported --sort/],
+      [["venue", "menu", "pasta-piccola", "--page", "2"], /--page requires --limit/],
+      [
+        ["venue", "menu", "pasta-piccola", "--limit", "2", "--page", "2", "--offset", "1"],
+        /--page cannot be combined/,
+      ],
+      [["venue", "menu", "pasta-piccola", "--limit", "0"], /--limit/],
+      [["venue", "menu", "pasta-piccola", "--offset", "-1"], /--offset/],
+      [["venue", "menu", "pasta-piccola", "--min-price", "1.5"], /--min-price/],
+      [["venue", "menu", "pasta-piccola", "--min-price", "900", "--max-price", "100"], /above --max-price/],
+      [["venue", "menu", "pasta-piccola", "--query", "  "], /--query must not be empty/],
+      [["venue", "menu", "pasta-piccola", "--query", "x", "--category", "pasta-1"], /cannot be combined/],
+      [["venue", "menu", "pasta-piccola", "--full-catalog", "--category", "pasta-1"], /--full-catalog/],
+      [["venue", "categories", "pasta-piccola", "--page", "0", "--limit", "2"], /--page/],
+      [["venue", "hours", "pasta-piccola", "--timezone", "Mars/Olympus"], /unknown --timezone/],
+    ];
+    for (const [args, msg] of bad) {
+      const r = await t.run([...args, ...JSON_]);
+      assert.equal(r.code, 2, `${args.join(" ")}: ${r.stdout}`);
+      const err = r.json().error!;
+      assert.equal(err.code, "SVC_INVALID_ARGUMENT", args.join(" "));
+      assert.match(err.message, msg, args.join(" "));
+    }
+    const tableErr = await t.run(["venue", "menu", "nope!"]);
+    assert.equal(tableErr.code, 2);
+    assert.match(tableErr.stderr, /SVC_INVALID_ARGUMENT/);
+    assert.match(tableErr.stderr, /24-character hex id/);
+    assert.deepEqual(upstream(t.log()), [], "no upstream call for invalid input");
+  });
+});
+
+Deno.test("an unavailable assortment and a missing currency are reported explicitly", async () => {
+  await withEnv(async (t) => {
+    t.sandbox.setFaults([{ path: `${ASSORTMENT}/pasta-piccola/assortment`, status: 404 }]);
+    const gone = await json(t, ["venue", "menu", "pasta-piccola"]);
+    assert.equal(gone.data.completeness, "unavailable");
+    assert.deepEqual(gone.data.items, []);
+    assert.match(gone.warnings.join("\n"), /menu of "pasta-piccola" is unavailable/);
+    const table = await t.run(["venue", "menu", "pasta-piccola"]);
+    assert.match(table.stdout, /0 items \(unavailable\)/);
+    t.sandbox.setFaults([{
+      path: `${ASSORTMENT}/pasta-piccola/assortment`,
+      status: 200,
+      body: { loading_strategy: "full", items: [], categories: [] },
+    }]);
+    const empty = await json(t, ["venue", "menu", "pasta-piccola"]);
+    assert.equal(empty.data.completeness, "unavailable", "never a complete empty menu");
+    t.sandbox.setFaults([]);
+
+    const meze = await json(t, ["venue", "menu", "meze-merihaka", "--limit", "1"]);
+    assert.equal(meze.data.currency, null);
+    assert.equal(meze.data.items[0].price.currency, null);
+    assert.equal(meze.data.items[0].price.formatted, null);
+    assert.ok(Number.isInteger(meze.data.items[0].price.amount));
+    assert.match(meze.warnings.join("\n"), /names no currency/);
+    const mezeTable = await t.run(["venue", "menu", "meze-merihaka", "--limit", "1"]);
+    assert.match(mezeTable.stdout, /\d+ \(minor units\)/);
+  });
+});

@@ -1,0 +1,576 @@
+/** Venue and menu parsers fed real-shaped payloads with missing, extra, null and unknown fields. */
+
+import assert from "node:assert/strict";
+import { SvcError } from "../src/core/errors.ts";
+import {
+  campaignItems,
+  filterItems,
+  itemDetailOf,
+  ItemParser,
+  mapPool,
+  type MenuItem,
+  optionDefs,
+  sortItems,
+} from "../src/services/menu.ts";
+import {
+  categoryRow,
+  detailsOf,
+  feesOf,
+  hhmm,
+  hoursOf,
+  leafCategories,
+  parseCategoryTree,
+  parseOpeningTimes,
+  timeValueSeconds,
+} from "../src/services/venue.ts";
+import type { VenueStatic } from "../src/services/venue_lookup.ts";
+import {
+  parseInclude,
+  parseItemArgs,
+  parseMenuRequest,
+  parsePaging,
+  parseTimezone,
+} from "../src/cli/venue.ts";
+import type { ResolvedLocation } from "../src/services/location.ts";
+
+function sink() {
+  const warnings: string[] = [];
+  return { warnings, warn: (m: string) => void warnings.push(m), locale: "en-FI" };
+}
+
+const page = (payload: Record<string, unknown>): VenueStatic => ({
+  id: "650000000000000000000aa1",
+  slug: "pasta-piccola",
+  payload,
+  from_cache: false,
+});
+
+Deno.test("opening times: seconds, $date, HH:MM, split shifts, days without rows; drift is skipped", () => {
+  const s = sink();
+  const parsed = parseOpeningTimes({
+    monday: [
+      { type: "open", value: 61200 },
+      { type: "close", value: 79200 },
+      { type: "open", value: 39600 },
+      { type: "close", value: 54000 },
+    ],
+    Tuesday: [{ type: "open", value: { $date: 36000000 } }, { type: "close", value: { $date: 86400000 } }],
+    wednesday: [],
+    thursday: null,
+    friday: [{ type: "open", value: "08:30" }, { type: "close", value: "16:45", extra: true }],
+    saturday: [
+      { type: "close", value: 3600 }, // close without open
+      { type: "open", value: 36000 },
+      { type: "open", value: 39600 }, // open without close before it
+      { type: "close", value: 72000 },
+      { type: "open", value: 99999999 }, // out of range
+      { type: "lunch", value: 40000 }, // unknown type
+      null,
+      { type: "open", value: 80000 }, // never closed
+    ],
+    sunday: "closed",
+    holiday: [{ type: "open", value: 0 }],
+  }, s.warn);
+  assert.deepEqual(parsed.hours, [
+    { day: "monday", open: "11:00", close: "15:00" },
+    { day: "monday", open: "17:00", close: "22:00" },
+    { day: "tuesday", open: "10:00", close: "24:00" },
+    { day: "friday", open: "08:30", close: "16:45" },
+    { day: "saturday", open: "11:00", close: "20:00" },
+  ]);
+  assert.deepEqual(parsed.days_without_hours, ["wednesday", "thursday", "sunday"]);
+  const w = s.warnings.join("\n");
+  assert.match(w, /closing time without an opening time on saturday/);
+  assert.match(w, /opening time without a closing time on saturday/);
+  assert.match(w, /unreadable opening-time entry on saturday/);
+  assert.match(w, /opening times of sunday have an unknown shape/);
+  assert.match(w, /unknown day "holiday"/);
+
+  const none = sink();
+  assert.deepEqual(parseOpeningTimes(undefined, none.warn), {
+    hours: [],
+    days_without_hours: ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"],
+  });
+  assert.deepEqual(none.warnings, []);
+  const odd = sink();
+  assert.equal(parseOpeningTimes([1, 2], odd.warn).hours.length, 0);
+  assert.match(odd.warnings[0], /unknown shape/);
+
+  assert.equal(timeValueSeconds(-1), undefined);
+  assert.equal(timeValueSeconds({ $date: "x" }), undefined);
+  assert.equal(timeValueSeconds("25:00"), undefined);
+  assert.equal(timeValueSeconds(NaN), undefined);
+  assert.equal(hhmm(0), "00:00");
+  assert.equal(hhmm(37859), "10:30");
+});
+
+Deno.test("hours: payload timezone and the label are separate; a differing label warns and converts nothing", () => {
+  const s = sink();
+  const h = hoursOf(
+    page({
+      venue: { name: "Pasta Piccola", timezone: "Europe/Helsinki" },
+      venue_raw: {
+        opening_times: { monday: [{ type: "open", value: 3600 }, { type: "close", value: 7200 }] },
+      },
+    }),
+    "Asia/Tokyo",
+    s,
+  );
+  assert.equal(h.timezone, "Europe/Helsinki");
+  assert.equal(h.timezone_label, "Asia/Tokyo");
+  assert.deepEqual(h.hours, [{ day: "monday", open: "01:00", close: "02:00" }]);
+  assert.match(s.warnings[0], /not converted/);
+
+  const bare = sink();
+  const nothing = hoursOf(page({}), null, bare);
+  assert.equal(nothing.timezone, null);
+  assert.equal(nothing.name, null);
+  assert.match(bare.warnings[0], /carries no opening times/);
+});
+
+Deno.test("option groups: binding ids, ranges, missing definitions, embedded values, null vs 0 prices", () => {
+  const s = sink();
+  const defs = optionDefs([
+    {
+      id: "e1",
+      name: "Size",
+      type: "choice",
+      default_value: "v1",
+      values: [{ id: "v1", name: "Regular", price: 0 }, { id: "v2", name: "Large", price: 300 }, {
+        name: "?",
+      }],
+    },
+    {
+      id: "e2",
+      name: "Toppings",
+      type: "multi_choice",
+      default_value: ["t1"],
+      values: [{ id: "t1", price: null }],
+    },
+    { id: "e3", type: "choice", values: [{ id: "s1", name: "Spaghetti" }] },
+    null,
+    { name: "no id" },
+  ]);
+  const p = new ItemParser({ currency: "EUR", locale: "en-FI", defs, includeOptions: true });
+  const groups = p.options([
+    { id: "d1", option_id: "e1", name: "Size", multi_choice_config: { total_range: { min: 1, max: 1 } } },
+    { id: "d2", option_id: "e2", multi_choice_config: { total_range: { min: 0 } } },
+    { id: "d3", option_id: "e3" },
+    { id: "d4", option_id: "missing" },
+    { id: "d5", name: "Sauce", type: "choice", values: [{ id: "x1", name: "Mayo", price: 50 }] },
+    { option_id: "e1" },
+    "junk",
+  ]);
+  assert.deepEqual(groups.map((g) => g.id), ["d1", "d2", "d3", "d4", "d5"]);
+  const [size, toppings, shape, orphan, embedded] = groups;
+  assert.deepEqual([size.required, size.min, size.max, size.type], [true, 1, 1, "choice"]);
+  assert.deepEqual(size.default_value_ids, ["v1"]);
+  assert.deepEqual(size.values.map((v) => v.price?.amount ?? null), [0, 300]);
+  assert.equal(size.values[0].price?.formatted, "€0.00");
+  assert.deepEqual([toppings.required, toppings.min, toppings.max, toppings.name], [
+    false,
+    0,
+    null,
+    "Toppings",
+  ]);
+  assert.deepEqual(toppings.values, [{ id: "t1", name: null, price: null }]);
+  assert.deepEqual(toppings.default_value_ids, ["t1"]);
+  assert.deepEqual([shape.min, shape.max], [0, 1]);
+  assert.equal(shape.values[0].price, null);
+  assert.deepEqual(orphan.values, []);
+  assert.equal(embedded.values[0].price?.amount, 50);
+  p.flush(s.warn);
+  const w = s.warnings.join("\n");
+  assert.match(w, /skipped option groups without an id \(2×\)/);
+  assert.match(w, /option groups whose definition is missing \(1×\)/);
+  assert.match(w, /skipped option values without an id \(1×\)/);
+  assert.deepEqual(p.options({ not: "a list" }), []);
+});
+
+Deno.test("items: availability is false only when the payload says so; prices, discounts, notices", () => {
+  const campaigns = campaignItems({
+    venue_raw: {
+      discounts: [
+        { effects: { item_discount: { fraction: 0.2, include: { items: ["a", "c"] } } } },
+        { effect_item_badge: { text: "2 for 1" }, effects: { item_discount: { include: { items: ["b"] } } } },
+        { effects: { delivery_discount: { fraction: 1 } } },
+        null,
+      ],
+    },
+  });
+  assert.deepEqual(campaigns.get("a"), { percent: 20, label: "-20%", source: "campaign" });
+  assert.deepEqual(campaigns.get("b"), { percent: null, label: "2 for 1", source: "campaign" });
+  const p = new ItemParser({
+    currency: "EUR",
+    locale: "en-FI",
+    defs: new Map(),
+    includeOptions: false,
+    campaigns,
+    categoryOf: new Map([["a", "pasta-1"]]),
+  });
+  const a = p.item({
+    id: "a",
+    name: "Carbonara",
+    price: 1390,
+    purchasable_balance: null,
+    disabled_info: null,
+  })!;
+  assert.equal(a.available, null);
+  assert.equal(a.unavailable_reason, null);
+  assert.equal(a.category, "pasta-1");
+  assert.equal(a.discount?.source, "campaign");
+  assert.ok(!("options" in a));
+  const sold = p.item({ id: "s", name: "x", price: 1, disabled_info: { disabled_reason: "out_of_stock" } })!;
+  assert.deepEqual([sold.available, sold.unavailable_reason], [false, "out_of_stock"]);
+  const weird = p.item({ id: "w", name: "x", price: 1, disabled_info: "yes" })!;
+  assert.deepEqual([weird.available, weird.unavailable_reason], [false, "unavailable"]);
+  assert.equal(p.item({ id: "z", name: "x", price: 1, purchasable_balance: 0 })!.available, false);
+  assert.equal(p.item({ id: "n", name: "x", price: 1, purchasable_balance: -3 })!.available, false);
+  const stock = p.item({ id: "k", name: "x", price: 1, purchasable_balance: 2 })!;
+  assert.deepEqual([stock.available, stock.purchasable_balance], [true, 2]);
+  const str = p.item({ id: "q", name: "x", price: 1, purchasable_balance: "5" })!;
+  assert.deepEqual([str.available, str.purchasable_balance], [null, null]);
+
+  const cut = p.item({ id: "c", name: "Cacio", price: 1090, original_price: 1290 })!;
+  assert.deepEqual(cut.discount, { percent: 16, label: "-20%", source: "price" });
+  assert.equal(cut.original_price?.formatted, "€12.90");
+  const same = p.item({ id: "d", name: "d", price: 500, original_price: 500 })!;
+  assert.deepEqual([same.original_price, same.discount], [null, null]);
+  const raised = p.item({ id: "e", name: "e", price: 500, original_price: 400 })!;
+  assert.equal(raised.discount, null);
+  assert.equal(raised.original_price?.amount, 400);
+
+  const bare = p.item({ id: "bare" })!;
+  assert.deepEqual(
+    [bare.name, bare.price, bare.description, bare.image_url, bare.unit_info, bare.wolt_plus_only],
+    ["bare", null, null, null, null, null],
+  );
+  const obj = p.item({
+    id: "o",
+    name: [{ lang: "fi", value: "Maito" }, { lang: "en", value: "Milk" }],
+    price: { amount: 119 },
+  })!;
+  assert.deepEqual([obj.name, obj.price?.amount], ["Milk", 119]);
+  const notice = p.item({ id: "i", name: "Allergens", price: 0, options: [] })!;
+  assert.equal(notice.notice, true);
+  const base = p.item({ id: "j", name: "Build a bowl", price: 0, options: [{ id: "d1" }] })!;
+  assert.deepEqual([base.notice, base.option_group_count], [false, 1]);
+  const media = p.item({
+    id: "m",
+    name: "m",
+    price: 1,
+    images: [{ url: "u" }],
+    restrictions: [{ age_limit: 18 }],
+  })!;
+  assert.deepEqual([media.image_url, media.age_limit], ["u", 18]);
+  assert.equal(p.item(null), undefined);
+  assert.equal(p.item({ name: "no id" }), undefined);
+
+  const s = sink();
+  p.flush(s.warn);
+  const w = s.warnings.join("\n");
+  assert.match(w, /items without a price \(1×\)/);
+  assert.match(w, /items without a name \(1×\)/);
+  assert.match(w, /skipped items without an id \(2×\)/);
+  assert.match(w, /purchasable balance that is not a number \(1×\)/);
+
+  const noCurrency = new ItemParser({
+    currency: null,
+    locale: "en-FI",
+    defs: new Map(),
+    includeOptions: false,
+  });
+  assert.deepEqual(noCurrency.item({ id: "x", name: "x", price: 990 })!.price, {
+    amount: 990,
+    currency: null,
+    formatted: null,
+  });
+});
+
+Deno.test("filters and sorting keep unknown availability and put notices last", () => {
+  const p = new ItemParser({ currency: "EUR", locale: "en-FI", defs: new Map(), includeOptions: false });
+  const items = [
+    { id: "1", name: "b", price: 500, purchasable_balance: 0 },
+    { id: "2", name: "A", price: 300 },
+    { id: "3", name: "c", price: 0 },
+    { id: "4", name: "d" },
+    { id: "5", name: "e", price: 100, original_price: 200 },
+  ].map((r) => p.item(r)!);
+  const ids = (xs: MenuItem[]) => xs.map((i) => i.id);
+  const none = { min_price: null, max_price: null, hide_sold_out: false, discounts_only: false };
+  assert.deepEqual(ids(sortItems(items, "price", "en")), ["5", "2", "1", "3", "4"]);
+  assert.deepEqual(ids(sortItems(items, "name", "en")), ["2", "1", "3", "4", "5"]);
+  assert.deepEqual(ids(sortItems(items, "recommended", "en")), ["1", "2", "3", "4", "5"]);
+  assert.deepEqual(ids(filterItems(items, { ...none, hide_sold_out: true })), ["2", "3", "4", "5"]);
+  assert.deepEqual(ids(filterItems(items, { ...none, min_price: 100, max_price: 300 })), ["2", "5"]);
+  assert.deepEqual(ids(filterItems(items, { ...none, discounts_only: true })), ["5"]);
+});
+
+Deno.test("category trees: leaves in order, slugless nodes skipped, unknown counts stay null", () => {
+  const s = sink();
+  const tree = parseCategoryTree([
+    {
+      id: "c1",
+      slug: "dairy-5",
+      name: "Dairy",
+      item_ids: [],
+      subcategories: [
+        { id: "c2", slug: "milk-6", name: "Milk", item_ids: ["a", "b", 3], subcategories: [] },
+        { slug: "cheese-8", subcategories: null },
+        { name: "no slug" },
+      ],
+    },
+    { slug: "fruit-2", item_ids: [] },
+    null,
+  ], s.warn);
+  const leaves = leafCategories(tree);
+  assert.deepEqual(leaves.map((c) => [c.slug, c.parent]), [["milk-6", "dairy-5"], ["cheese-8", "dairy-5"], [
+    "fruit-2",
+    null,
+  ]]);
+  assert.deepEqual(categoryRow(leaves[0], false), {
+    id: "c2",
+    slug: "milk-6",
+    name: "Milk",
+    parent: "dairy-5",
+    item_count: 2,
+  });
+  assert.equal(categoryRow(leaves[1], false).item_count, null);
+  assert.equal(
+    categoryRow(leaves[2], true).item_count,
+    null,
+    "an empty id list of a partial root is unknown",
+  );
+  assert.equal(categoryRow(leaves[2], false).item_count, 0);
+  assert.match(s.warnings[0], /skipped 2 categories without a slug/);
+  assert.deepEqual(parseCategoryTree({ not: "a list" }, s.warn), []);
+});
+
+Deno.test("venue details and fees tolerate missing sections, nulls and extra fields", () => {
+  const s = sink();
+  const d = detailsOf(
+    page({
+      order_minimum: 1000,
+      venue: {
+        name: "Pasta Piccola",
+        currency: "EUR",
+        rating: { score: 9.1 },
+        delivery_methods: ["homedelivery", 7],
+        unknown: { nested: true },
+      },
+      venue_raw: {
+        short_description: [{ lang: "en", value: "Fresh pasta" }],
+        food_tags: ["italian", null, "italian"],
+        location: { type: "Point", coordinates: [24.94, 60.17] },
+        discounts: [{ banner: { formatted_text: "-20%" } }, { description: { title: "Free delivery" } }, {}],
+      },
+    }),
+    ["tags", "rating", "hours"],
+    s,
+  );
+  assert.equal(d.description, "Fresh pasta");
+  assert.deepEqual(d.delivery_methods, ["homedelivery"]);
+  assert.deepEqual(d.tags, ["italian"]);
+  assert.deepEqual(d.rating, { score: 9.1, volume: null });
+  assert.deepEqual(d.location, { lat: 60.17, lon: 24.94 });
+  assert.deepEqual(d.promotions, ["-20%", "Free delivery"]);
+  assert.deepEqual(d.order_minimum, { amount: 1000, currency: "EUR", formatted: "€10.00" });
+  assert.deepEqual(d.hours, []);
+  assert.ok(!("fees" in d));
+
+  const empty = sink();
+  const e = detailsOf(page({ venue: null }), ["rating"], empty);
+  assert.deepEqual([e.name, e.currency, e.order_minimum, e.rating, e.location], [
+    null,
+    null,
+    null,
+    null,
+    null,
+  ]);
+  assert.match(empty.warnings[0], /no venue section/);
+
+  const loc: ResolvedLocation = { lat: 60.1, lon: 24.9, source: "coordinates", label: null };
+  const f = sink();
+  const fees = feesOf(
+    {
+      order_minimum: 1000,
+      venue: {
+        delivery_open_status: { is_open: false },
+        online: true,
+        delivery_configs: [{ estimate: null }, { estimate: { min: 20, max: 30 } }],
+      },
+      venue_raw: {
+        delivery_specs: {
+          original_delivery_price: 290,
+          delivery_enabled: true,
+          delivery_pricing: {
+            price_ranges: [{ min: 0, max: 1000, a: 200, b: 0 }, { min: 1000, max: 0, a: 0, b: 0.05 }, {
+              max: 5,
+            }],
+          },
+        },
+      },
+    },
+    "EUR",
+    loc,
+    f,
+  );
+  assert.equal(fees?.delivery_fee?.formatted, "€2.90");
+  assert.equal(fees?.open_now, false, "delivery_open_status wins over online");
+  assert.deepEqual(fees?.estimate_minutes, { min: 20, max: 30 });
+  assert.equal(fees?.fee_ranges.length, 2);
+  assert.equal(fees?.fee_ranges[1].max, null);
+  assert.equal(fees?.fee_ranges[1].rate, 0.05);
+  assert.match(f.warnings[0], /fee range without min/);
+  const bareFees = feesOf({}, null, loc, f);
+  assert.deepEqual(
+    [bareFees?.delivery_fee, bareFees?.open_now, bareFees?.estimate_minutes, bareFees?.delivery_enabled],
+    [null, null, null, null],
+  );
+  assert.equal(feesOf(null, "EUR", loc, f), null);
+});
+
+Deno.test("item detail: root item shape, option definitions, missing item", () => {
+  const venue = page({
+    venue: {
+      name: "Pasta Piccola",
+      currency: "EUR",
+      share_url: "https://wolt.com/en/fin/helsinki/restaurant/pasta-piccola/",
+    },
+  });
+  const s = sink();
+  const d = itemDetailOf(
+    {
+      item: {
+        id: "651000000000000000000b01",
+        name: "Carbonara",
+        price: 1390,
+        category_id: "c1",
+        checksum: "ck",
+        max_quantity_per_purchase: 5,
+        vat_percentage: 14,
+        options: [{ id: "d1", option_id: "e1", multi_choice_config: { total_range: { min: 1, max: 1 } } }],
+      },
+      options: [{
+        id: "e1",
+        name: "Size",
+        type: "choice",
+        values: [{ id: "v1", name: "Regular", price: 0 }],
+      }],
+      extra: "ignored",
+    },
+    venue,
+    s,
+  );
+  assert.equal(
+    d?.url,
+    "https://wolt.com/en/fin/helsinki/restaurant/pasta-piccola/itemid-651000000000000000000b01",
+  );
+  assert.deepEqual([d?.category_id, d?.checksum, d?.max_quantity, d?.min_quantity, d?.vat_percentage], [
+    "c1",
+    "ck",
+    5,
+    null,
+    14,
+  ]);
+  assert.equal(d?.options[0].values[0].name, "Regular");
+  assert.deepEqual(s.warnings, []);
+  assert.equal(itemDetailOf({ item: null }, venue, s), undefined);
+  assert.equal(itemDetailOf("nope", venue, s), undefined);
+  const flat = itemDetailOf({ id: "x1", name: "Flat", price: 5 }, page({}), s);
+  assert.deepEqual([flat?.id, flat?.url, flat?.currency, flat?.options], ["x1", null, null, []]);
+});
+
+Deno.test("mapPool bounds concurrency, keeps order and stops after a fatal error", async () => {
+  let active = 0, peak = 0;
+  const results = await mapPool([1, 2, 3, 4, 5, 6, 7, 8, 9], 4, async (n) => {
+    active++;
+    peak = Math.max(peak, active);
+    await new Promise((r) => setTimeout(r, 5));
+    active--;
+    if (n === 3) throw new SvcError("SVC_UPSTREAM_TEMPORARY", "boom");
+    return n * 2;
+  });
+  assert.equal(peak, 4);
+  assert.deepEqual(results.map((r) => r.status === "fulfilled" ? r.value : "x"), [
+    2,
+    4,
+    "x",
+    8,
+    10,
+    12,
+    14,
+    16,
+    18,
+  ]);
+  let started = 0;
+  await assert.rejects(
+    mapPool([1, 2, 3, 4, 5, 6, 7, 8], 2, async (n) => {
+      started++;
+      await Promise.resolve();
+      if (n === 1) throw new Error("fatal");
+      return n;
+    }, () => true),
+    /fatal/,
+  );
+  assert.ok(started < 8, `stopped early (${started} started)`);
+  assert.deepEqual(await mapPool([], 4, () => Promise.resolve(1)), []);
+});
+
+Deno.test("flag parsers: paging, --include, menu flags, item arguments, --timezone", () => {
+  const usage = (fn: () => unknown, re: RegExp) =>
+    assert.throws(
+      fn,
+      (e: unknown) => e instanceof SvcError && e.code === "SVC_INVALID_ARGUMENT" && re.test(e.message),
+    );
+  assert.deepEqual(parsePaging({}), { limit: undefined, offset: 0 });
+  assert.deepEqual(parsePaging({ limit: "10", page: "3" }), { limit: 10, offset: 20 });
+  assert.deepEqual(parsePaging({ limit: "10", offset: "5" }), { limit: 10, offset: 5 });
+  usage(() => parsePaging({ page: "2" }), /requires --limit/);
+  usage(() => parsePaging({ page: "2", limit: "1", offset: "0" }), /cannot be combined/);
+  usage(() => parsePaging({ limit: "abc" }), /--limit/);
+
+  assert.deepEqual(parseInclude(undefined), []);
+  assert.deepEqual(parseInclude("Fees, hours,fees"), ["fees", "hours"]);
+  usage(() => parseInclude("hours,menu"), /"menu"/);
+  usage(() => parseInclude(" , "), /needs one or more/);
+
+  const req = parseMenuRequest({
+    sort: "Price",
+    minPrice: "0",
+    maxPrice: "0",
+    limit: "2",
+    hideSoldOut: true,
+  });
+  assert.deepEqual([req.sort, req.minPrice, req.maxPrice, req.limit, req.hideSoldOut, req.fullCatalog], [
+    "price",
+    0,
+    0,
+    2,
+    true,
+    false,
+  ]);
+  assert.equal(parseMenuRequest({ query: "  oat  " }).query, "oat");
+  usage(() => parseMenuRequest({ sort: "rating" }), /--sort/);
+  usage(() => parseMenuRequest({ maxPrice: "-5" }), /--max-price/);
+  usage(() => parseMenuRequest({ fullCatalog: true, query: "x" }), /--full-catalog/);
+
+  const id = "651000000000000000000b01";
+  assert.deepEqual(parseItemArgs("pasta-piccola", id), {
+    venue: { kind: "slug", slug: "pasta-piccola" },
+    item: { itemId: id },
+  });
+  assert.deepEqual(
+    parseItemArgs(`https://wolt.com/en/fin/helsinki/venue/pasta-piccola/itemid-${id}`, undefined).venue,
+    {
+      kind: "slug",
+      slug: "pasta-piccola",
+    },
+  );
+  usage(() => parseItemArgs(id, undefined), /does not name its venue/);
+  usage(() => parseItemArgs("pasta-piccola", "carbonara"), /is not an item/);
+
+  assert.equal(parseTimezone(undefined), null);
+  assert.equal(parseTimezone("Europe/Helsinki"), "Europe/Helsinki");
+  usage(() => parseTimezone("Nowhere/Special"), /unknown --timezone/);
+});
