@@ -4,6 +4,7 @@ import { authRoutes } from "./auth.ts";
 import { userRoutes } from "./user.ts";
 import { accountRoutes } from "./account.ts";
 import { discoveryRoutes } from "./discovery.ts";
+import { basketRoutes } from "./baskets.ts";
 
 export const coreRoutes: Route[] = [...authRoutes, ...userRoutes];
 
@@ -12,5 +13,6 @@ export function allRoutes(): Route[] {
     ...coreRoutes,
     ...accountRoutes,
     ...discoveryRoutes,
+    ...basketRoutes,
   ];
 }
