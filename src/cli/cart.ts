@@ -1,11 +1,241 @@
 /** Basket and checkout-preview commands (both layouts). */
 
 import { type Command, Option } from "commander";
-import { action, notImplemented } from "./runtime.ts";
+import { isObjectId } from "../core/ids.ts";
+import { SvcError } from "../core/errors.ts";
+import { formatMinor } from "../core/money.ts";
+import { isUrl, parseItemRef, parseVenueRef } from "../core/refs.ts";
+import { type AddRequest, addToCart, parseOptionFlag } from "../services/cart_add.ts";
+import { type CheckoutPreview, checkoutPreview, type DeliveryMode } from "../services/checkout.ts";
+import {
+  type Basket,
+  basketCount,
+  clearBaskets,
+  loadBaskets,
+  removeItem,
+  selectBasket,
+} from "../services/cart.ts";
+import { action, type Runtime, type TableRenderer } from "./runtime.ts";
 import { leaf } from "./tree.ts";
-import { collect } from "./options.ts";
+import { collect, parseIntFlag } from "./options.ts";
 
-const todo = (name: string) => action(notImplemented(name));
+type Ui = Parameters<TableRenderer<unknown>>[1];
+
+function venueIdFlag(raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  const v = String(raw).trim();
+  if (!isObjectId(v)) {
+    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --venue-id "${raw}": expected a 24-character hex id`);
+  }
+  return v.toLowerCase();
+}
+
+export interface CartState {
+  basket: Basket | null;
+  baskets: Array<
+    { basket_id: string; venue_id: string | null; venue_name: string | null; total_items: number }
+  >;
+  basket_count: number;
+}
+
+function cartTable(d: CartState, ui: Ui, details: boolean): string {
+  if (!d.basket) return d.basket_count ? "(no basket for that venue)" : "(the basket is empty)";
+  const b = d.basket;
+  const rows = b.lines.map((l) => {
+    const opts = l.options.flatMap((o) =>
+      o.values.map((v) =>
+        `${details ? (o.name ?? o.id) : o.id}=${details ? (v.name ?? v.id) : v.id}${
+          v.count > 1 ? `:${v.count}` : ""
+        }`
+      )
+    );
+    return [
+      ui.table.truncate(l.name ?? l.id, 42),
+      l.count,
+      l.price === null ? null : (formatMinor(l.price, b.venue.currency) ?? l.price),
+      l.id,
+      details ? ui.table.truncate(opts.join(", "), 60) : opts.length,
+    ];
+  });
+  const title = `${b.venue.name ?? b.venue.id} — ${b.total_items} item(s), total ${
+    b.total?.formatted ?? b.total?.amount ?? "-"
+  }`;
+  const table = ui.table.renderTable(
+    ["Item", "Count", "Line total", "Item id", details ? "Options" : "Options (n)"],
+    rows,
+    ui.style,
+    title,
+  );
+  const others = d.baskets.length > 1 ? `\n${d.baskets.length - 1} other basket(s): see --venue-id` : "";
+  return table + others;
+}
+
+async function runShow(rt: Runtime): Promise<void> {
+  const venueId = venueIdFlag(rt.opts.venueId);
+  const ctx = await rt.services();
+  const baskets = await loadBaskets(ctx, await rt.resolveLocation(ctx));
+  const data: CartState = {
+    basket: selectBasket(baskets, venueId) ?? null,
+    baskets: baskets.map((b) => ({
+      basket_id: b.id,
+      venue_id: b.venue.id,
+      venue_name: b.venue.name,
+      total_items: b.total_items,
+    })),
+    basket_count: baskets.length,
+  };
+  if (venueId && !data.basket) rt.warn(`there is no basket for venue ${venueId}`);
+  await rt.emit(data, (d, ui) => cartTable(d, ui, rt.opts.details === true));
+}
+
+async function runCount(rt: Runtime): Promise<void> {
+  const count = await basketCount(await rt.services());
+  await rt.emit({ count }, (d) => String(d.count));
+}
+
+async function runRemove(rt: Runtime, item: string): Promise<void> {
+  const ref = parseItemRef(item);
+  const o = rt.opts;
+  if (o.all && o.count !== undefined) {
+    throw new SvcError("SVC_INVALID_ARGUMENT", "--count and --all cannot be combined");
+  }
+  const count = o.count === undefined ? 1 : parseIntFlag("count", o.count, 1);
+  const venueId = venueIdFlag(o.venueId);
+  const ctx = await rt.services();
+  const data = await removeItem(ctx, await rt.resolveLocation(ctx), ref.itemId, {
+    count,
+    all: o.all === true,
+    venueId,
+  });
+  await rt.emit(
+    data,
+    (d, ui) =>
+      ui.table.renderRecord({ ...d, total: d.total?.formatted ?? d.total?.amount }, ui.style, "Removed"),
+  );
+}
+
+async function runAdd(rt: Runtime, first: string, second?: string): Promise<void> {
+  const o = rt.opts;
+  const query = typeof o.query === "string" ? o.query.trim() : undefined;
+  if (o.query !== undefined && !query) {
+    throw new SvcError("SVC_INVALID_ARGUMENT", "--query must not be empty");
+  }
+  let venue, item;
+  if (second !== undefined) {
+    venue = parseVenueRef(first);
+    item = parseItemRef(second);
+  } else if (isUrl(first) && /(itemid|menuitem)[-=]/i.test(first)) {
+    item = parseItemRef(first);
+    if (!item.venueSlug) throw new SvcError("SVC_INVALID_ARGUMENT", `the item URL "${first}" names no venue`);
+    venue = { kind: "slug" as const, slug: item.venueSlug };
+  } else {
+    venue = parseVenueRef(first);
+  }
+  if (item && (query !== undefined || o.cheapest)) {
+    throw new SvcError("SVC_INVALID_ARGUMENT", "give an item id or URL, or --query/--cheapest, not both");
+  }
+  if (!item && query === undefined && !o.cheapest) {
+    throw new SvcError("SVC_USAGE", "cart add needs an item id or URL, --query <name>, or --cheapest");
+  }
+  const currency = typeof o.currency === "string" ? o.currency.trim().toUpperCase() : undefined;
+  if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) {
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      `invalid --currency "${o.currency}": use an ISO code such as EUR`,
+    );
+  }
+  const venueSlug = typeof o.venueSlug === "string" ? o.venueSlug.trim().toLowerCase() : undefined;
+  if (venueSlug !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(venueSlug)) {
+    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --venue-slug "${o.venueSlug}"`);
+  }
+  const req: AddRequest = {
+    venue,
+    item,
+    query,
+    cheapest: o.cheapest === true,
+    count: o.count === undefined ? 1 : parseIntFlag("count", o.count, 1, 999),
+    options: (Array.isArray(o.option) ? o.option as string[] : []).map(parseOptionFlag),
+    allowSubstitutions: o.allowSubstitutions === true,
+    name: typeof o.name === "string" ? o.name : undefined,
+    price: o.price === undefined ? undefined : parseIntFlag("price", o.price, 0),
+    currency,
+    venueSlug,
+  };
+  const ctx = await rt.services();
+  const data = await addToCart(ctx, () => rt.resolveLocation(ctx), req);
+  await rt.emit(data, (d, ui) =>
+    ui.table.renderRecord(
+      {
+        basket_id: d.basket_id,
+        venue_id: d.venue_id,
+        added: `${d.item.count} × ${d.item.name}`,
+        options: d.item.options.flatMap((g) => g.values.map((v) => `${g.name ?? g.id}=${v.name ?? v.id}`))
+          .join(", "),
+        line_id: d.line_id,
+        total_items: d.total_items,
+        total: d.total?.formatted ?? d.total?.amount,
+      },
+      ui.style,
+      "Added",
+    ));
+}
+
+function checkoutTable(d: CheckoutPreview, ui: Ui): string {
+  const rows = d.rows.map((r) => [r.label, r.amount?.formatted ?? r.amount?.amount]);
+  const modes = d.delivery_configs.map((c) =>
+    `${c.mode === d.applied_delivery_mode ? "*" : " "} ${c.label ?? c.mode} (${c.mode})` +
+    `${c.estimate ? `, ${c.estimate}` : ""}${c.price ? `, +${c.price.formatted ?? c.price.amount}` : ""}`
+  );
+  return [
+    ui.table.renderTable(
+      ["Checkout preview", "Amount"],
+      rows,
+      ui.style,
+      `${d.venue.name ?? d.venue.id} — preview only`,
+    ),
+    `Payable: ${d.payable_amount.formatted ?? d.payable_amount.amount}`,
+    `Delivery modes:\n${modes.join("\n")}`,
+    ...(d.purchasing_disabled ? [`Purchasing disabled: ${JSON.stringify(d.purchasing_disabled)}`] : []),
+    ...d.toasts.map((t) => `Note: ${t}`),
+    "No order was placed.",
+  ].join("\n");
+}
+
+function checkoutAction(modes: readonly DeliveryMode[]) {
+  return action(async (rt: Runtime) => {
+    const o = rt.opts;
+    const mode =
+      (o.deliveryMode === undefined ? "standard" : String(o.deliveryMode).toLowerCase()) as DeliveryMode;
+    if (!modes.includes(mode)) {
+      throw new SvcError(
+        "SVC_INVALID_ARGUMENT",
+        `invalid --delivery-mode "${o.deliveryMode}": use ${modes.join(", ")}`,
+      );
+    }
+    const tip = o.tip === undefined ? undefined : parseIntFlag("tip", o.tip, 0);
+    const promoCode = typeof o.promoCode === "string" ? o.promoCode.trim() : undefined;
+    if (o.promoCode !== undefined && !promoCode) {
+      throw new SvcError("SVC_INVALID_ARGUMENT", "--promo-code must not be empty");
+    }
+    const venueId = venueIdFlag(o.venueId);
+    const ctx = await rt.services();
+    const data = await checkoutPreview(ctx, await rt.resolveLocation(ctx), { mode, tip, promoCode, venueId });
+    await rt.emit(data, checkoutTable);
+  });
+}
+
+async function runClear(rt: Runtime): Promise<void> {
+  const o = rt.opts;
+  const venueId = venueIdFlag(o.venueId);
+  if (o.all && venueId) throw new SvcError("SVC_INVALID_ARGUMENT", "--venue-id and --all cannot be combined");
+  const ctx = await rt.services();
+  const data = await clearBaskets(ctx, await rt.resolveLocation(ctx), { all: o.all === true, venueId });
+  await rt.emit(
+    data,
+    (d, ui) =>
+      ui.table.renderRecord({ ...d, basket_ids: d.basket_ids.join(", "), total: null }, ui.style, "Cleared"),
+  );
+}
 
 function addShowFlags(cmd: Command): Command {
   return cmd
@@ -25,9 +255,9 @@ export function registerCart(program: Command): void {
   const cart = addShowFlags(
     leaf(program, "cart", "the basket (same as `cart show`)", { location: true, auth: true }),
   )
-    .action(todo("cart"));
-  addShowFlags(leaf(cart, "show", "the basket", { location: true, auth: true })).action(todo("cart show"));
-  leaf(cart, "count", "number of items across baskets", { auth: true }).action(todo("cart count"));
+    .action(action(runShow));
+  addShowFlags(leaf(cart, "show", "the basket", { location: true, auth: true })).action(action(runShow));
+  leaf(cart, "count", "number of items across baskets", { auth: true }).action(action(runCount));
   leaf(cart, "add <venue-or-item-url> [item]", "add an item (never places an order)", {
     location: true,
     auth: true,
@@ -43,16 +273,16 @@ export function registerCart(program: Command): void {
     .addOption(new Option("--venue-slug <slug>", "venue slug, when the venue is given by id"))
     .addOption(new Option("--query <text>", "pick the item by name (exactly one match)"))
     .addOption(new Option("--cheapest", "pick the cheapest in-stock item (with --query: among matches)"))
-    .action(todo("cart add"));
+    .action(action(runAdd));
   leaf(cart, "remove <item>", "remove units of an item (id or URL)", { location: true, auth: true })
     .addOption(new Option("--count <n>", "units to remove (default: 1)"))
     .addOption(new Option("--all", "remove the whole line"))
     .addOption(new Option("--venue-id <id>", "basket of this venue (default: the first basket)"))
-    .action(todo("cart remove"));
+    .action(action(runRemove));
   leaf(cart, "clear", "empty a basket", { location: true, auth: true })
     .addOption(new Option("--venue-id <id>", "basket of this venue (default: the first basket)"))
     .addOption(new Option("--all", "empty every basket"))
-    .action(todo("cart clear"));
+    .action(action(runClear));
 
   const checkout = addCheckoutFlags(
     leaf(program, "checkout", "preview checkout totals (never places an order)", {
@@ -60,12 +290,12 @@ export function registerCart(program: Command): void {
       auth: true,
     }),
     "standard|priority",
-  ).action(todo("checkout"));
+  ).action(checkoutAction(["standard", "priority"]));
   addCheckoutFlags(
     leaf(checkout, "preview", "preview checkout totals (never places an order)", {
       location: true,
       auth: true,
     }),
     "standard|priority|schedule",
-  ).action(todo("checkout preview"));
+  ).action(checkoutAction(["standard", "priority", "schedule"]));
 }

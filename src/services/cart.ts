@@ -1,0 +1,358 @@
+/**
+ * Baskets: reading (count, baskets page), strict snapshot validation, and the mutations remove and
+ * clear. The upstream POST replaces a venue's whole item array and has no revision token, so every
+ * existing line is validated before a write, and mutations of one process are serialised.
+ */
+
+import { SvcError } from "../core/errors.ts";
+import { isObjectId } from "../core/ids.ts";
+import { type Money, money } from "../core/money.ts";
+import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
+import type { ResolvedLocation } from "./location.ts";
+
+export interface OptionValueLine {
+  id: string;
+  name: string | null;
+  count: number;
+  /** Unit price of the value in minor units (null when the basket did not say). */
+  price: number | null;
+}
+
+export interface OptionLine {
+  id: string;
+  name: string | null;
+  values: OptionValueLine[];
+}
+
+export interface BasketLine {
+  /** The menu item id (also the line id). */
+  id: string;
+  name: string | null;
+  count: number;
+  /** Line total in minor units: count × (unit + Σ option value price × count). */
+  price: number | null;
+  options: OptionLine[];
+  substitution_allowed: boolean | null;
+}
+
+export interface BasketVenue {
+  id: string | null;
+  name: string | null;
+  slug: string | null;
+  country: string | null;
+  currency: string | null;
+  available: boolean | null;
+}
+
+export interface Basket {
+  id: string;
+  venue: BasketVenue;
+  lines: BasketLine[];
+  total_items: number;
+  total: Money | null;
+  /** Why the snapshot cannot be safely re-posted (empty when it can). */
+  problems: string[];
+}
+
+const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) > 0;
+const isAmount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+
+function parseLine(raw: unknown, n: number, problems: string[]): BasketLine | undefined {
+  const l = obj(raw);
+  const where = `line ${n + 1}`;
+  if (!l) {
+    problems.push(`${where} is not an object`);
+    return undefined;
+  }
+  const id = str(l.id);
+  if (!id) problems.push(`${where} has no item id`);
+  if (!isCount(l.count)) problems.push(`${where} (${id ?? "?"}) has no positive count`);
+  if (!isAmount(l.price)) problems.push(`${where} (${id ?? "?"}) has no line price`);
+  const options: OptionLine[] = [];
+  for (const [k, o] of arr(l.options).entries()) {
+    const opt = obj(o);
+    const oid = str(opt?.id);
+    if (!opt || !oid) {
+      problems.push(`${where} option ${k + 1} has no id`);
+      continue;
+    }
+    const values: OptionValueLine[] = [];
+    for (const v of arr(opt.values)) {
+      const val = obj(v);
+      const vid = str(val?.id);
+      if (!val || !vid || !isCount(val.count)) {
+        problems.push(`${where} option ${oid} has a value without id or count`);
+        continue;
+      }
+      if (!isAmount(val.price)) problems.push(`${where} option ${oid} value ${vid} has no price`);
+      values.push({ id: vid, name: str(val.name) ?? null, count: val.count, price: num(val.price) ?? null });
+    }
+    options.push({ id: oid, name: str(opt.name) ?? null, values });
+  }
+  if (!id) return undefined;
+  return {
+    id,
+    name: str(l.name) ?? null,
+    count: isCount(l.count) ? l.count : 0,
+    price: num(l.price) ?? null,
+    options,
+    substitution_allowed: bool(obj(l.substitution_settings)?.is_allowed) ?? null,
+  };
+}
+
+export function parseBasket(raw: unknown, locale?: string): Basket | undefined {
+  const b = obj(raw);
+  const id = str(b?.id);
+  if (!b || !id) return undefined;
+  const v = obj(b.venue) ?? {};
+  const venue: BasketVenue = {
+    id: str(v.id) ?? str(b.venue_id) ?? null,
+    name: str(v.name) ?? null,
+    slug: str(v.slug) ?? null,
+    country: str(v.country) ?? null,
+    currency: str(v.currency) ?? str(b.currency) ?? null,
+    available: bool(v.available) ?? null,
+  };
+  const problems: string[] = [];
+  if (!venue.id || !isObjectId(venue.id)) problems.push("the basket has no venue id");
+  if (!Array.isArray(b.items)) problems.push("the basket has no item list");
+  const lines = arr(b.items).map((l, n) => parseLine(l, n, problems)).filter((l): l is BasketLine => !!l);
+  const minor = num(obj(b.telemetry)?.basket_total);
+  const formatted = str(b.total) ?? null;
+  return {
+    id,
+    venue,
+    lines,
+    total_items: num(b.total_items) ?? lines.reduce((n, l) => n + l.count, 0),
+    total: minor === undefined
+      ? null
+      : { ...money(minor, venue.currency, locale), formatted: formatted ?? null },
+    problems,
+  };
+}
+
+/** GET the baskets page at a location; every basket is parsed, malformed ones skipped with a warning. */
+export async function loadBaskets(ctx: ServiceContext, loc: ResolvedLocation): Promise<Basket[]> {
+  const { data } = await ctx.gw.request({
+    host: "consumer_api",
+    method: "GET",
+    path: "/order-xp/web/v1/pages/baskets",
+    query: { lat: loc.lat.toFixed(6), lon: loc.lon.toFixed(6) },
+    auth: "required",
+  });
+  const page = obj(data);
+  if (!page || !Array.isArray(page.baskets)) {
+    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the baskets page has no `baskets` list");
+  }
+  const out: Basket[] = [];
+  for (const raw of page.baskets) {
+    const b = parseBasket(raw, ctx.locale);
+    if (b) out.push(b);
+    else ctx.warn("skipped a basket without an id");
+  }
+  return out;
+}
+
+export async function basketCount(ctx: ServiceContext): Promise<number> {
+  const { data } = await ctx.gw.request({
+    host: "consumer_api",
+    method: "GET",
+    path: "/order-xp/v1/baskets/count",
+    auth: "required",
+  });
+  const count = obj(data)?.count;
+  if (!Number.isInteger(count) || (count as number) < 0) {
+    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the basket count is not a whole number");
+  }
+  return count as number;
+}
+
+/** The basket of `venueId`, or the first one. */
+export function selectBasket(baskets: Basket[], venueId?: string): Basket | undefined {
+  return venueId ? baskets.find((b) => b.venue.id === venueId.toLowerCase()) : baskets[0];
+}
+
+export function requireBasket(baskets: Basket[], venueId?: string): Basket {
+  const b = selectBasket(baskets, venueId);
+  if (!b) {
+    throw new SvcError(
+      "SVC_EMPTY_CART",
+      venueId ? `there is no basket for venue ${venueId}` : "the basket is empty",
+      { hint: venueId ? "see `svc cart` for the baskets you have" : "add an item with `svc cart add`" },
+    );
+  }
+  return b;
+}
+
+/** Fails without writing when the snapshot cannot be re-posted faithfully (spec §4.3 rule 9). */
+export function assertCompleteSnapshot(b: Basket): void {
+  if (b.problems.length) {
+    throw new SvcError(
+      "SVC_INVALID_BASKET",
+      `the current basket cannot be rebuilt safely, so it was not changed: ${b.problems.join("; ")}`,
+      { hint: "change this basket in the marketplace app, or clear it with `svc cart clear`" },
+    );
+  }
+}
+
+export function lineToWire(l: BasketLine): Record<string, unknown> {
+  return {
+    id: l.id,
+    count: l.count,
+    ...(l.name ? { name: l.name } : {}),
+    price: l.price,
+    options: l.options.map((o) => ({
+      id: o.id,
+      values: o.values.map((v) => ({ id: v.id, count: v.count, price: v.price })),
+    })),
+    substitution_settings: { is_allowed: l.substitution_allowed ?? false },
+  };
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Runs basket mutations of this process one at a time. */
+export function serialized<T>(fn: () => Promise<T>): Promise<T> {
+  const run = queue.then(fn, fn);
+  queue = run.catch(() => {});
+  return run;
+}
+
+export async function postBasket(
+  ctx: ServiceContext,
+  venueId: string,
+  currency: string,
+  lines: BasketLine[],
+): Promise<string> {
+  const { data } = await ctx.gw.request({
+    host: "consumer_api",
+    method: "POST",
+    path: "/order-xp/v1/baskets",
+    json: { venue_id: venueId, currency, items: lines.map(lineToWire) },
+    auth: "required",
+    retry: false,
+  });
+  const id = str(obj(data)?.id);
+  if (!id) {
+    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the basket update answered without a basket id");
+  }
+  return id;
+}
+
+export async function bulkDelete(ctx: ServiceContext, ids: string[]): Promise<void> {
+  await ctx.gw.request({
+    host: "consumer_api",
+    method: "POST",
+    path: "/order-xp/v1/baskets/bulk/delete",
+    json: { ids },
+    auth: "required",
+    retry: false,
+  });
+}
+
+export interface Totals {
+  total_items: number;
+  total: Money | null;
+}
+
+/** Totals after a mutation, re-read from the count and baskets endpoints. */
+export async function totalsAfter(
+  ctx: ServiceContext,
+  loc: ResolvedLocation,
+  venueId: string | null,
+): Promise<Totals> {
+  const [count, baskets] = await Promise.all([basketCount(ctx), loadBaskets(ctx, loc)]);
+  const basket = venueId ? baskets.find((b) => b.venue.id === venueId) : undefined;
+  return { total_items: count, total: basket?.total ?? null };
+}
+
+export interface RemoveResult extends Totals {
+  basket_id: string;
+  venue_id: string | null;
+  mutation: "remove" | "clear";
+  line_id: string;
+  removed_count: number;
+}
+
+export async function removeItem(
+  ctx: ServiceContext,
+  loc: ResolvedLocation,
+  itemId: string,
+  opts: { count: number; all: boolean; venueId?: string },
+): Promise<RemoveResult> {
+  return await serialized(async () => {
+    const basket = requireBasket(await loadBaskets(ctx, loc), opts.venueId);
+    const index = basket.lines.findIndex((l) => l.id === itemId);
+    if (index < 0) {
+      throw new SvcError(
+        "SVC_ITEM_NOT_FOUND",
+        `item ${itemId} is not in the basket of ${basket.venue.name ?? basket.id}`,
+      );
+    }
+    assertCompleteSnapshot(basket);
+    const line = basket.lines[index];
+    const removed = opts.all ? line.count : Math.min(opts.count, line.count);
+    const remaining = basket.lines.map((l) => ({ ...l }));
+    if (removed >= line.count) {
+      remaining.splice(index, 1);
+    } else {
+      const unit = line.price! / line.count;
+      if (!Number.isInteger(unit)) {
+        throw new SvcError(
+          "SVC_INVALID_BASKET",
+          `line ${itemId} has a price that is not a whole multiple of its count`,
+        );
+      }
+      remaining[index] = { ...line, count: line.count - removed, price: unit * (line.count - removed) };
+    }
+    let mutation: "remove" | "clear" = "remove";
+    if (remaining.length === 0) {
+      await bulkDelete(ctx, [basket.id]);
+      mutation = "clear";
+    } else {
+      const currency = basket.venue.currency;
+      if (!currency) {
+        throw new SvcError(
+          "SVC_CURRENCY_UNKNOWN",
+          "the basket does not say its currency, so it was not changed",
+        );
+      }
+      await postBasket(ctx, basket.venue.id!, currency, remaining);
+    }
+    const totals = await totalsAfter(ctx, loc, basket.venue.id);
+    return {
+      basket_id: basket.id,
+      venue_id: basket.venue.id,
+      mutation,
+      line_id: itemId,
+      removed_count: removed,
+      ...totals,
+    };
+  });
+}
+
+export interface ClearResult extends Totals {
+  mutation: "clear";
+  basket_ids: string[];
+  cleared_baskets: number;
+}
+
+export async function clearBaskets(
+  ctx: ServiceContext,
+  loc: ResolvedLocation,
+  opts: { all: boolean; venueId?: string },
+): Promise<ClearResult> {
+  return await serialized(async () => {
+    const baskets = await loadBaskets(ctx, loc);
+    const targets = opts.all ? baskets : [requireBasket(baskets, opts.venueId)];
+    if (targets.length) await bulkDelete(ctx, targets.map((b) => b.id));
+    const count = await basketCount(ctx);
+    return {
+      mutation: "clear",
+      basket_ids: targets.map((b) => b.id),
+      cleared_baskets: targets.length,
+      total_items: count,
+      total: null,
+    };
+  });
+}

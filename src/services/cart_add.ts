@@ -1,0 +1,444 @@
+/**
+ * `cart add` (spec §4.3 rules 1–9): resolve the venue, pick the item (id, --query or --cheapest),
+ * refresh it and block unavailable items, resolve the currency, validate options, then re-post the
+ * venue's whole basket with every existing line validated first. Nothing is written on any failure.
+ */
+
+import { SvcError } from "../core/errors.ts";
+import type { ItemRef, VenueRef } from "../core/refs.ts";
+import type { Money } from "../core/money.ts";
+import { arr, language, num, obj, type ServiceContext, str } from "./context.ts";
+import type { ResolvedLocation } from "./location.ts";
+import type { VenueStatic } from "./venue_lookup.ts";
+import { identityOf, openVenue } from "./venue.ts";
+import { ItemParser, type MenuItem, optionDefs, type OptionGroup, venueItem, venueMenu } from "./menu.ts";
+import {
+  assertCompleteSnapshot,
+  type BasketLine,
+  loadBaskets,
+  type OptionLine,
+  postBasket,
+  serialized,
+  totalsAfter,
+} from "./cart.ts";
+
+export interface OptionChoice {
+  group: string;
+  value: string;
+  count: number;
+}
+
+export interface AddRequest {
+  venue: VenueRef;
+  item?: ItemRef;
+  query?: string;
+  cheapest: boolean;
+  count: number;
+  options: OptionChoice[];
+  allowSubstitutions: boolean;
+  name?: string;
+  price?: number;
+  currency?: string;
+  venueSlug?: string;
+}
+
+export interface AddResult {
+  basket_id: string;
+  venue_id: string;
+  mutation: "add";
+  line_id: string;
+  item: { id: string; name: string; unit_price: number; count: number; options: OptionLine[] };
+  total_items: number;
+  total: Money | null;
+}
+
+/** `group=value[:count]` (ids or names). */
+export function parseOptionFlag(raw: string): OptionChoice {
+  const m = raw.match(/^\s*([^=]+?)\s*=\s*(.+?)(?::(\d+))?\s*$/);
+  if (!m) {
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      `invalid --option "${raw}": use group=value or group=value:count`,
+    );
+  }
+  const count = m[3] === undefined ? 1 : Number(m[3]);
+  if (!Number.isInteger(count) || count < 1) {
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      `invalid --option "${raw}": the count must be a whole number ≥ 1`,
+    );
+  }
+  return { group: m[1], value: m[2], count };
+}
+
+async function resolveAddVenue(
+  ctx: ServiceContext,
+  req: AddRequest,
+  location: () => Promise<ResolvedLocation>,
+): Promise<VenueStatic> {
+  const slugHint = req.venueSlug?.toLowerCase();
+  if (req.item?.venueSlug && req.venue.kind === "slug" && req.item.venueSlug !== req.venue.slug) {
+    throw new SvcError(
+      "SVC_VENUE_CONFLICT",
+      `the item URL belongs to "${req.item.venueSlug}", not "${req.venue.slug}"`,
+    );
+  }
+  const ref: VenueRef = req.venue.kind === "id" && slugHint ? { kind: "slug", slug: slugHint } : req.venue;
+  let page: VenueStatic;
+  try {
+    page = await openVenue(ctx, ref, location);
+  } catch (e) {
+    if (e instanceof SvcError && ["SVC_NOT_FOUND", "SVC_VENUE_UNRESOLVED"].includes(e.code)) {
+      throw new SvcError("SVC_VENUE_UNRESOLVED", `cannot resolve the venue to its id: ${e.message}`, {
+        hint: e.hint ?? "pass the venue's slug or URL",
+      });
+    }
+    throw e;
+  }
+  if (req.venue.kind === "id" && page.id !== req.venue.id) {
+    throw new SvcError(
+      "SVC_VENUE_UNRESOLVED",
+      `--venue-slug ${slugHint} is venue ${page.id}, not ${req.venue.id}`,
+    );
+  }
+  return page;
+}
+
+const lower = (s: string | null | undefined) => (s ?? "").toLowerCase();
+
+/** Rule 6: exactly one match; an exact name wins over substring matches; otherwise suggestions. */
+export function pickByQuery(items: MenuItem[], query: string): MenuItem {
+  const q = lower(query).trim();
+  const products = items.filter((i) => !i.notice);
+  const exact = products.filter((i) => lower(i.name) === q);
+  const matches = exact.length ? exact : products.filter((i) => lower(i.name).includes(q));
+  if (matches.length === 1) return matches[0];
+  const suggestions = (matches.length ? matches : products).slice(0, 5).map((i) => `${i.name} (${i.id})`);
+  if (!matches.length) {
+    throw new SvcError("SVC_ITEM_NOT_FOUND", `no item matches "${query}"`, {
+      details: { suggestions },
+      hint: suggestions.length ? `did you mean: ${suggestions.join("; ")}` : undefined,
+    });
+  }
+  throw new SvcError("SVC_ITEM_AMBIGUOUS", `${matches.length} items match "${query}"; pick one`, {
+    details: { suggestions },
+    hint: `did you mean: ${suggestions.join("; ")}`,
+  });
+}
+
+/** Rule 7: the cheapest in-stock, priced item (sold-out and unpriced ones skipped, ties → first). */
+export function pickCheapest(items: MenuItem[], query?: string): MenuItem {
+  const q = query ? lower(query).trim() : undefined;
+  const candidates = items.filter((i) =>
+    !i.notice && i.available !== false && i.price !== null && i.price.amount > 0 &&
+    (!q || lower(i.name).includes(q))
+  );
+  if (!candidates.length) {
+    throw new SvcError(
+      "SVC_ITEM_NOT_FOUND",
+      q ? `no in-stock, priced item matches "${query}"` : "no in-stock, priced item",
+    );
+  }
+  return candidates.reduce((best, i) => (i.price!.amount < best.price!.amount ? i : best));
+}
+
+async function chooseItemId(ctx: ServiceContext, venue: VenueStatic, req: AddRequest): Promise<string> {
+  if (req.item) return req.item.itemId;
+  const ref: VenueRef = { kind: "slug", slug: venue.slug };
+  const base = {
+    offset: 0,
+    includeOptions: false,
+    sort: "recommended" as const,
+    hideSoldOut: false,
+    discountsOnly: false,
+  };
+  const menu = req.query !== undefined
+    ? await venueMenu(ctx, ref, { ...base, query: req.query, fullCatalog: false })
+    : await venueMenu(ctx, ref, { ...base, fullCatalog: true });
+  return (req.cheapest ? pickCheapest(menu.items, req.query) : pickByQuery(menu.items, req.query!)).id;
+}
+
+interface CurrentItem {
+  id: string;
+  name: string | null;
+  unit_price: number | null;
+  options: OptionGroup[] | null;
+  blocked: string | null;
+}
+
+/** Rule 2/3: the item endpoint, then assortment metadata, then venue content; blocked or missing items fail. */
+async function refreshItem(ctx: ServiceContext, venue: VenueStatic, itemId: string): Promise<CurrentItem> {
+  const ref: VenueRef = { kind: "slug", slug: venue.slug };
+  let detail: MenuItem | undefined;
+  let missing = false;
+  try {
+    detail = await venueItem(ctx, ref, { itemId });
+  } catch (e) {
+    if (!(e instanceof SvcError)) throw e;
+    if (e.code === "SVC_NOT_FOUND") missing = true;
+    else if (["SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED"].includes(e.code)) throw e;
+    else ctx.warn(`the item page of ${itemId} could not be read (${e.code}); using assortment metadata`);
+  }
+  let assortment: MenuItem | undefined;
+  const incomplete = !detail || detail.price === null || !detail.options ||
+    detail.options.some((g) => !g.values.length);
+  if (incomplete) assortment = await assortmentItem(ctx, venue, itemId);
+  if (!detail && !assortment) {
+    if (missing) {
+      throw new SvcError(
+        "SVC_ITEM_UNAVAILABLE",
+        `item ${itemId} is not on the current menu of "${venue.slug}"`,
+      );
+    }
+    const fromContent = await contentItem(ctx, venue, itemId);
+    if (!fromContent) {
+      throw new SvcError(
+        "SVC_ITEM_AVAILABILITY_UNKNOWN",
+        `the current availability of item ${itemId} could not be verified, so it was not added`,
+      );
+    }
+    return { ...fromContent, options: null, blocked: null };
+  }
+  const primary = detail ?? assortment!;
+  const blockedBy = [detail, assortment].find((i) => i && i.available === false);
+  const options = detail?.options && !detail.options.some((g) => !g.values.length)
+    ? detail.options
+    : assortment?.options ?? detail?.options ?? null;
+  return {
+    id: primary.id,
+    name: detail?.name ?? assortment?.name ?? null,
+    unit_price: detail?.price?.amount ?? assortment?.price?.amount ?? null,
+    options,
+    blocked: blockedBy ? (blockedBy.unavailable_reason ?? "unavailable") : null,
+  };
+}
+
+async function assortmentItem(
+  ctx: ServiceContext,
+  venue: VenueStatic,
+  itemId: string,
+): Promise<MenuItem | undefined> {
+  try {
+    const { data } = await ctx.gw.request({
+      host: "consumer_api",
+      method: "POST",
+      path: `/consumer-api/consumer-assortment/v1/venues/slug/${
+        encodeURIComponent(venue.slug)
+      }/assortment/items`,
+      query: { language: language(ctx.locale) },
+      json: { item_ids: [itemId] },
+      auth: "optional",
+      retry: true, // a read
+    });
+    const body = obj(data);
+    const raw = arr(body?.items).find((i) => str(obj(i)?.id) === itemId);
+    const parser = new ItemParser({
+      currency: identityOf(venue).currency,
+      locale: ctx.locale,
+      defs: optionDefs(body?.options),
+      includeOptions: true,
+    });
+    return raw ? parser.item(raw, true) : undefined;
+  } catch (e) {
+    if (e instanceof SvcError && ["SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED"].includes(e.code)) throw e;
+    return undefined;
+  }
+}
+
+/** Last resort for name and price: the first page of the venue-content menu. */
+async function contentItem(
+  ctx: ServiceContext,
+  venue: VenueStatic,
+  itemId: string,
+): Promise<{ id: string; name: string | null; unit_price: number | null } | undefined> {
+  try {
+    const { data } = await ctx.gw.request({
+      host: "consumer_api",
+      method: "GET",
+      path: `/consumer-api/venue-content-api/v3/web/venue-content/slug/${encodeURIComponent(venue.slug)}`,
+      auth: "optional",
+    });
+    for (const s of arr(obj(data)?.sections)) {
+      for (const i of arr(obj(s)?.items)) {
+        const it = obj(i);
+        if (str(it?.id) !== itemId) continue;
+        return {
+          id: itemId,
+          name: str(it?.name) ?? null,
+          unit_price: num(it?.price) ?? num(obj(it?.price)?.amount) ?? null,
+        };
+      }
+    }
+  } catch { /* fall through: availability stays unverified */ }
+  return undefined;
+}
+
+function findGroup(groups: OptionGroup[], key: string): OptionGroup {
+  const byId = groups.find((g) => g.id === key || g.option_id === key);
+  if (byId) return byId;
+  const named = groups.filter((g) => lower(g.name) === lower(key));
+  if (named.length === 1) return named[0];
+  const list = groups.map((g) => `${g.name ?? "?"} (${g.id})`).join(", ") || "none";
+  throw new SvcError(
+    "SVC_OPTION_INVALID",
+    named.length
+      ? `option group "${key}" is ambiguous; use its id: ${list}`
+      : `unknown option group "${key}"; groups: ${list}`,
+  );
+}
+
+/** Rule 5: options by id or case-insensitive name, required/min/max counts, free vs unknown prices. */
+export function buildOptions(
+  groups: OptionGroup[] | null,
+  choices: OptionChoice[],
+  warn: (m: string) => void,
+): OptionLine[] {
+  if (!groups) {
+    if (choices.length) {
+      throw new SvcError(
+        "SVC_OPTION_INVALID",
+        "this item's option metadata is unavailable, so options cannot be checked",
+      );
+    }
+    return [];
+  }
+  const picked = new Map<string, OptionLine>();
+  for (const c of choices) {
+    const g = findGroup(groups, c.group);
+    const byId = g.values.find((v) => v.id === c.value);
+    const named = g.values.filter((v) => lower(v.name) === lower(c.value));
+    const value = byId ?? (named.length === 1 ? named[0] : undefined);
+    if (!value) {
+      const list = g.values.map((v) => `${v.name ?? "?"} (${v.id})`).join(", ");
+      throw new SvcError(
+        "SVC_OPTION_INVALID",
+        named.length > 1
+          ? `value "${c.value}" of "${g.name}" is ambiguous; use its id: ${list}`
+          : `unknown value "${c.value}" for option "${g.name ?? g.id}"; values: ${list}`,
+      );
+    }
+    if (value.price === null) {
+      warn(
+        `option value "${
+          value.name ?? value.id
+        }" has no price metadata; it is sent as 0 and the basket may price it`,
+      );
+    }
+    const line = picked.get(g.id) ?? { id: g.id, name: g.name, values: [] };
+    const existing = line.values.find((v) => v.id === value.id);
+    if (existing) existing.count += c.count;
+    else {line.values.push({
+        id: value.id,
+        name: value.name,
+        count: c.count,
+        price: value.price?.amount ?? 0,
+      });}
+    picked.set(g.id, line);
+  }
+  for (const g of groups) {
+    const n = (picked.get(g.id)?.values ?? []).reduce((s, v) => s + v.count, 0);
+    if (n < g.min) {
+      throw new SvcError(
+        "SVC_OPTION_INVALID",
+        `option "${g.name ?? g.id}" needs at least ${g.min} selection(s); values: ${
+          g.values.map((v) =>
+            `${v.name ?? "?"} (${v.id})${g.default_value_ids.includes(v.id) ? " [default]" : ""}`
+          )
+            .join(", ")
+        }`,
+      );
+    }
+    if (g.max !== null && n > g.max) {
+      throw new SvcError(
+        "SVC_OPTION_INVALID",
+        `option "${g.name ?? g.id}" allows at most ${g.max} selection(s), got ${n}`,
+      );
+    }
+  }
+  return groups.filter((g) => picked.has(g.id)).map((g) => picked.get(g.id)!);
+}
+
+const sameOptions = (a: OptionLine[], b: OptionLine[]) =>
+  JSON.stringify(a.map((o) => [o.id, o.values.map((v) => [v.id, v.count])])) ===
+    JSON.stringify(b.map((o) => [o.id, o.values.map((v) => [v.id, v.count])]));
+
+export async function addToCart(
+  ctx: ServiceContext,
+  location: () => Promise<ResolvedLocation>,
+  req: AddRequest,
+): Promise<AddResult> {
+  return await serialized(async () => {
+    const venue = await resolveAddVenue(ctx, req, location);
+    const itemId = await chooseItemId(ctx, venue, req);
+    const current = await refreshItem(ctx, venue, itemId);
+    if (current.blocked) {
+      throw new SvcError(
+        "SVC_ITEM_UNAVAILABLE",
+        `item ${current.name ?? itemId} cannot be added: ${current.blocked}`,
+      );
+    }
+    const loc = await location();
+    const baskets = await loadBaskets(ctx, loc);
+    const basket = baskets.find((b) => b.venue.id === venue.id);
+    if (basket) assertCompleteSnapshot(basket);
+
+    const currency = identityOf(venue).currency ?? basket?.venue.currency ?? null;
+    if (!currency) {
+      throw new SvcError(
+        "SVC_CURRENCY_UNKNOWN",
+        `the currency of "${venue.slug}" cannot be verified from the item, the basket or the venue, so nothing was added`,
+      );
+    }
+    if (req.currency && req.currency.toUpperCase() !== currency) {
+      throw new SvcError(
+        "SVC_CURRENCY_UNKNOWN",
+        `--currency ${req.currency} does not match the venue's ${currency}`,
+      );
+    }
+    let unit = current.unit_price;
+    if (unit === null) {
+      if (req.price === undefined) {
+        throw new SvcError(
+          "SVC_ITEM_AVAILABILITY_UNKNOWN",
+          `the price of item ${itemId} is unknown; pass --price`,
+        );
+      }
+      unit = req.price;
+    } else if (req.price !== undefined && req.price !== unit) {
+      ctx.warn(`the current unit price is ${unit}, not --price ${req.price}; the current price is used`);
+    }
+    const name = current.name ?? req.name ?? itemId;
+    if (req.name && current.name && lower(req.name) !== lower(current.name)) {
+      ctx.warn(`the item is called "${current.name}", not "${req.name}"`);
+    }
+    const options = buildOptions(current.options, req.options, ctx.warn);
+    const perUnit = unit +
+      options.reduce((s, o) => s + o.values.reduce((t, v) => t + (v.price ?? 0) * v.count, 0), 0);
+
+    const lines: BasketLine[] = (basket?.lines ?? []).map((l) => ({ ...l }));
+    const same = lines.findIndex((l) => l.id === itemId && sameOptions(l.options, options));
+    if (same >= 0) {
+      const l = lines[same];
+      lines[same] = { ...l, count: l.count + req.count, price: (l.price ?? 0) + perUnit * req.count };
+    } else {
+      lines.push({
+        id: itemId,
+        name,
+        count: req.count,
+        price: perUnit * req.count,
+        options,
+        substitution_allowed: req.allowSubstitutions,
+      });
+    }
+    const basketId = await postBasket(ctx, venue.id, currency, lines);
+    const totals = await totalsAfter(ctx, loc, venue.id);
+    return {
+      basket_id: basketId,
+      venue_id: venue.id,
+      mutation: "add",
+      line_id: itemId,
+      item: { id: itemId, name, unit_price: unit, count: req.count, options },
+      ...totals,
+    };
+  });
+}

@@ -1,0 +1,279 @@
+/**
+ * Checkout preview: builds the purchase plan from the selected basket and asks the checkout page
+ * for a quote. Preview only — no code path here (or anywhere in svc) calls an order-placement endpoint.
+ */
+
+import { SvcError } from "../core/errors.ts";
+import { type Money, money } from "../core/money.ts";
+import { arr, bool, language, num, obj, type ServiceContext, str } from "./context.ts";
+import type { ResolvedLocation } from "./location.ts";
+import { type Basket, type BasketLine, loadBaskets, requireBasket } from "./cart.ts";
+import { resolveVenue, venueStatic } from "./venue_lookup.ts";
+
+export type DeliveryMode = "standard" | "priority" | "schedule";
+
+export interface DeliveryConfig {
+  mode: string;
+  label: string | null;
+  method: string | null;
+  estimate: string | null;
+  price: Money | null;
+}
+
+export interface CheckoutRow {
+  template: string;
+  label: string | null;
+  amount: Money | null;
+}
+
+export interface CheckoutPreview {
+  preview_only: true;
+  basket_id: string;
+  venue: { id: string; name: string | null; currency: string };
+  location: { lat: number; lon: number; source: string };
+  requested_delivery_mode: DeliveryMode;
+  applied_delivery_mode: DeliveryMode;
+  available_delivery_modes: string[];
+  selected_delivery_config: DeliveryConfig | null;
+  delivery_configs: DeliveryConfig[];
+  payable_amount: Money;
+  rows: CheckoutRow[];
+  tip: { amount: Money; config: Record<string, unknown> | null };
+  promo_codes: string[];
+  purchasing_disabled: Record<string, unknown> | null;
+  toasts: string[];
+}
+
+interface AssortmentIndex {
+  category: Map<string, string>;
+  price: Map<string, number>;
+}
+
+/** Item → leaf category id and unit price from the venue assortment (categories carry item ids). */
+async function assortmentIndex(ctx: ServiceContext, slug: string): Promise<AssortmentIndex> {
+  const { data } = await ctx.gw.request({
+    host: "consumer_api",
+    method: "GET",
+    path: `/consumer-api/consumer-assortment/v1/venues/slug/${encodeURIComponent(slug)}/assortment`,
+    query: { language: language(ctx.locale) },
+    auth: "none",
+  });
+  const index: AssortmentIndex = { category: new Map(), price: new Map() };
+  const walk = (cats: unknown[]) => {
+    for (const c of cats) {
+      const cat = obj(c);
+      const id = str(cat?.id);
+      if (!cat || !id) continue;
+      for (const item of arr(cat.item_ids)) if (typeof item === "string") index.category.set(item, id);
+      walk(arr(cat.subcategories));
+    }
+  };
+  walk(arr(obj(data)?.categories));
+  for (const i of arr(obj(data)?.items)) {
+    const item = obj(i);
+    const id = str(item?.id), price = num(item?.price);
+    if (id && price !== undefined) index.price.set(id, price);
+  }
+  return index;
+}
+
+function optionsTotal(l: BasketLine): number {
+  return l.options.reduce((sum, o) => sum + o.values.reduce((s, v) => s + (v.price ?? 0) * v.count, 0), 0);
+}
+
+function menuItem(l: BasketLine, venueId: string, index: AssortmentIndex): Record<string, unknown> {
+  const category = index.category.get(l.id);
+  if (!category) {
+    throw new SvcError(
+      "SVC_CHECKOUT_PAYLOAD_ERROR",
+      `cannot build the checkout preview: no menu category found for item ${l.name ?? l.id}`,
+    );
+  }
+  if (l.price === null || l.count < 1) {
+    throw new SvcError("SVC_CHECKOUT_PAYLOAD_ERROR", `basket line ${l.id} has no price or count`);
+  }
+  const base = index.price.get(l.id) ?? l.price / l.count - optionsTotal(l);
+  return {
+    id: l.id,
+    venue_id: venueId,
+    count: l.count,
+    base_price: base,
+    end_amount: l.price,
+    options: l.options.map((o) => ({
+      id: o.id,
+      values: o.values.map((v) => ({ id: v.id, count: v.count, price: v.price ?? 0 })),
+    })),
+    category_id: category,
+    category_ids: [category],
+    substitution_settings: { is_allowed: l.substitution_allowed ?? false },
+    exclude_from_credits: false,
+    exclude_from_discounts: false,
+    exclude_from_discounts_min_basket: false,
+    alcohol_permille: 0,
+    restrictions: [],
+    is_weighted_item: false,
+    age_limit: null,
+  };
+}
+
+function parseConfigs(
+  raw: unknown,
+  currency: string,
+  locale: string,
+): Array<DeliveryConfig & { selected: boolean }> {
+  const out: Array<DeliveryConfig & { selected: boolean }> = [];
+  for (const c of arr(raw)) {
+    const cfg = obj(c);
+    const mode = str(cfg?.schedule);
+    if (!cfg || !mode) continue;
+    const est = obj(cfg.estimate);
+    const price = obj(obj(cfg.price)?.price);
+    const amount = num(price?.amount);
+    out.push({
+      mode,
+      label: str(cfg.label) ?? null,
+      method: str(cfg.method) ?? null,
+      estimate: str(est?.label) ?? (num(est?.min) !== undefined ? `${est!.min}-${est!.max} min` : null),
+      price: amount === undefined ? null : {
+        ...money(amount, currency, locale),
+        formatted: str(price?.formatted_amount) ?? money(amount, currency).formatted,
+      },
+      selected: cfg.selected === true || cfg.is_selected === true,
+    });
+  }
+  return out;
+}
+
+/**
+ * Spec §4.4 rule 6: the requested mode is applied unless the response never advertised it, names a
+ * different one, or names two at once.
+ */
+export function decideDeliveryMode(
+  requested: DeliveryMode,
+  configs: Array<{ mode: string; selected: boolean }>,
+): { applied: DeliveryMode; available: string[] } {
+  const available = [...new Set(configs.map((c) => c.mode))];
+  const named = [...new Set(configs.filter((c) => c.selected).map((c) => c.mode))];
+  let why: string | undefined;
+  if (!available.includes(requested)) why = "the checkout did not offer it";
+  else if (named.length > 1) why = `the checkout named two modes at once (${named.join(", ")})`;
+  else if (named.length === 1 && named[0] !== requested) why = `the checkout applied "${named[0]}" instead`;
+  if (why) {
+    throw new SvcError(
+      "SVC_DELIVERY_MODE_UNAVAILABLE",
+      `delivery mode "${requested}" is not available: ${why}; available: ${available.join(", ") || "none"}`,
+      { details: { requested_delivery_mode: requested, available_delivery_modes: available } },
+    );
+  }
+  return { applied: requested, available };
+}
+
+export interface CheckoutOptions {
+  mode: DeliveryMode;
+  tip?: number;
+  promoCode?: string;
+  venueId?: string;
+}
+
+async function basketCurrency(ctx: ServiceContext, basket: Basket, slug: string | null): Promise<string> {
+  if (basket.venue.currency) return basket.venue.currency;
+  if (slug) {
+    const page = await venueStatic(ctx, slug);
+    const c = str(obj(page.payload.venue)?.currency);
+    if (c) return c;
+  }
+  throw new SvcError("SVC_CURRENCY_UNKNOWN", "the venue's currency is unknown, so no preview is built");
+}
+
+export async function checkoutPreview(
+  ctx: ServiceContext,
+  loc: ResolvedLocation,
+  opts: CheckoutOptions,
+): Promise<CheckoutPreview> {
+  const basket = requireBasket(await loadBaskets(ctx, loc), opts.venueId);
+  const venueId = basket.venue.id;
+  if (!venueId) throw new SvcError("SVC_CHECKOUT_PAYLOAD_ERROR", "the basket does not name its venue");
+  if (basket.problems.length) {
+    throw new SvcError(
+      "SVC_CHECKOUT_PAYLOAD_ERROR",
+      `the basket is incomplete: ${basket.problems.join("; ")}`,
+    );
+  }
+  const slug = basket.venue.slug ??
+    (await resolveVenue(ctx, { kind: "id", id: venueId }, () => Promise.resolve(loc))).slug;
+  const [currency, index] = await Promise.all([
+    basketCurrency(ctx, basket, slug),
+    assortmentIndex(ctx, slug),
+  ]);
+  let country = basket.venue.country;
+  if (!country || country.length !== 3) {
+    country = str(obj((await venueStatic(ctx, slug)).payload.venue)?.country)?.toUpperCase() ?? country;
+  }
+  const plan = {
+    venue: { id: venueId, currency, country },
+    delivery_method: "homedelivery",
+    menu_items: basket.lines.map((l) => menuItem(l, venueId, index)),
+    use_promo_discount_ids: opts.promoCode ? [opts.promoCode] : [],
+    courier_tip: opts.tip ?? 0,
+    use_cash: false,
+    use_credits_and_tokens: false,
+    use_loyalty_points_amount: 0,
+    use_promo_surcharge_ids: [],
+    payment_methods: [],
+    is_priority_delivery: opts.mode === "priority",
+    delivery: { delivery_coordinates: { latitude: loc.lat, longitude: loc.lon } },
+  };
+  const { data } = await ctx.gw.request({
+    host: "consumer_api",
+    method: "POST",
+    path: "/order-xp/web/v2/pages/checkout",
+    json: { purchase_plan: plan },
+    auth: "required",
+    retry: false,
+  });
+  const res = obj(data);
+  const payable = num(res?.payable_amount) ?? num(obj(obj(res?.payment_breakdown)?.total)?.amount);
+  if (!res || payable === undefined) {
+    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the checkout quote has no payable amount");
+  }
+  const configs = parseConfigs(res.delivery_configs, currency, ctx.locale);
+  const { applied, available } = decideDeliveryMode(opts.mode, configs);
+  const rows: CheckoutRow[] = arr(res.checkout_rows).map(obj).filter((r) => r && str(r.label)).map((r) => {
+    const amt = obj(r!.amount) ?? obj(r!.price_total_amount);
+    const minor = num(amt?.amount);
+    return {
+      template: str(r!.template) ?? "row",
+      label: str(r!.label) ?? null,
+      amount: minor === undefined ? null : {
+        ...money(minor, currency, ctx.locale),
+        formatted: str(amt?.formatted_amount) ?? money(minor, currency, ctx.locale).formatted,
+      },
+    };
+  });
+  const strip = ({ selected: _s, ...c }: DeliveryConfig & { selected: boolean }) => c;
+  return {
+    preview_only: true,
+    basket_id: basket.id,
+    venue: { id: venueId, name: basket.venue.name, currency },
+    location: { lat: loc.lat, lon: loc.lon, source: loc.source },
+    requested_delivery_mode: opts.mode,
+    applied_delivery_mode: applied,
+    available_delivery_modes: available,
+    selected_delivery_config:
+      (configs.find((c) => c.mode === applied) && strip(configs.find((c) => c.mode === applied)!)) ?? null,
+    delivery_configs: configs.map(strip),
+    payable_amount: {
+      ...money(payable, currency, ctx.locale),
+      formatted: str(obj(obj(res.payment_breakdown)?.total)?.formatted_amount) ??
+        money(payable, currency, ctx.locale).formatted,
+    },
+    rows,
+    tip: { amount: money(opts.tip ?? 0, currency, ctx.locale), config: obj(res.tip_config) ?? null },
+    promo_codes: plan.use_promo_discount_ids,
+    purchasing_disabled: obj(res.purchasing_disabled) ?? null,
+    toasts: arr(res.toasts).map((t) => str(obj(t)?.text)).filter((t): t is string => !!t),
+  };
+}
+
+export const isFreeWoltPlusDelivery = (res: unknown) =>
+  bool(obj(obj(res)?.telemetry)?.is_free_wolt_plus_delivery) ?? null;
