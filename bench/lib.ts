@@ -54,7 +54,13 @@ export async function report(name: string, runs: number, args: string[], env: Re
 
 /** Environment pointing svc at a sandbox's URLs with a throwaway config. */
 export function sandboxEnv(
-  urls: { auth_url: string; user_api_url: string; consumer_api_url: string; payment_url: string; release_api_url: string },
+  urls: {
+    auth_url: string;
+    user_api_url: string;
+    consumer_api_url: string;
+    payment_url: string;
+    release_api_url: string;
+  },
   configPath: string,
 ): Record<string, string> {
   return {

@@ -80,7 +80,8 @@ export interface LogoutResult {
   slug_cache_removed: boolean;
 }
 
-const CREDENTIAL_FIELDS = ["wtoken", "wrefresh_token", "cookies", "svc_address_id"] as const;
+/** The credential fields logout clears, plus svc's local copies of account addresses. */
+const CREDENTIAL_FIELDS = ["wtoken", "wrefresh_token", "cookies", "svc_address_id", "svc_addresses"] as const;
 
 export async function logoutProfile(
   configPath: string,

@@ -1,18 +1,371 @@
 /** Account commands in both layouts: grouped `profile …` and top-level `account …`. */
 
 import { type Command, Option } from "commander";
-import { action, notImplemented } from "./runtime.ts";
+import { SvcError } from "../core/errors.ts";
+import { parseVenueRef } from "../core/refs.ts";
+import type { Money } from "../core/money.ts";
+import { action, type Runtime, type TableRenderer } from "./runtime.ts";
 import { runStatus } from "./auth.ts";
 import { addPaging, group, leaf } from "./tree.ts";
-import { collect } from "./options.ts";
+import { collect, parseIntFlag } from "./options.ts";
+import { parseChoice, parsePaging } from "./paging.ts";
+import { venueTable } from "./discovery.ts";
+import type { Cell } from "../output/table.ts";
+import { PROFILE_PARTS, type ProfilePart, profileSummary } from "../services/profile.ts";
+import {
+  listOrders,
+  ORDER_LIMIT_MAX,
+  ORDER_STATUSES,
+  type OrderDetail,
+  orderDetail,
+  type OrderList,
+  validPurchaseId,
+} from "../services/orders.ts";
+import {
+  type AddressEntry,
+  addressLinks,
+  type AddressList,
+  listAddresses,
+  type LocalProfile,
+  parseAddressId,
+  parseAddressInput,
+  removeAddress,
+  useAddress,
+  writeAddress,
+} from "../services/addresses.ts";
+import { type PaymentList, paymentMethods } from "../services/payments.ts";
+import {
+  type FavoriteMutation,
+  type FavoritesResult,
+  listFavorites,
+  setFavorite,
+} from "../services/favorites.ts";
 
-const todo = (name: string) => action(notImplemented(name));
+type Ui = Parameters<TableRenderer<unknown>>[1];
+
+// ---------------------------------------------------------------------------------------------
+// Shared helpers
+
+/** Every account command needs a session: fail before any upstream call (and after validation). */
+async function requireSession(rt: Runtime): Promise<void> {
+  if (!(await rt.getSession()).hasCredentials()) {
+    throw new SvcError("SVC_AUTH_REQUIRED", "authentication is required for this command", {
+      hint: "run `svc login` (or `svc login --wtoken <token>`) first",
+    });
+  }
+}
+
+const local = (rt: Runtime): LocalProfile => ({ configPath: rt.paths.config, profile: rt.globals.profile });
+
+const moneyCell = (m: Money | null | undefined): Cell =>
+  m ? (m.formatted ?? `${m.amount} (minor units)`) : null;
+
+const flat = (v: unknown): Cell =>
+  v === null || v === undefined || typeof v !== "object"
+    ? v as Cell
+    : Array.isArray(v)
+    ? v.map((x) => (typeof x === "object" ? JSON.stringify(x) : String(x))).join(", ")
+    : "formatted" in (v as object) && "amount" in (v as object)
+    ? moneyCell(v as Money)
+    : JSON.stringify(v);
+
+function record(title: string): TableRenderer<object> {
+  return (data, ui) =>
+    ui.table.renderRecord(
+      Object.fromEntries(Object.entries(data).map(([k, v]) => [k, flat(v)])),
+      ui.style,
+      title,
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Profile summary
+
+function parseInclude(raw: unknown): ProfilePart[] {
+  if (raw === undefined) return [];
+  const parts = String(raw).split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (!parts.length) throw new SvcError("SVC_INVALID_ARGUMENT", "--include needs personal and/or settings");
+  for (const p of parts) {
+    if (!(PROFILE_PARTS as readonly string[]).includes(p)) {
+      throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --include "${p}": use ${PROFILE_PARTS.join(", ")}`);
+    }
+  }
+  return [...new Set(parts)] as ProfilePart[];
+}
+
+async function runProfileShow(rt: Runtime): Promise<void> {
+  const include = parseInclude(rt.opts.include);
+  await requireSession(rt);
+  const data = await profileSummary(await rt.services(), include);
+  await rt.emit(data, (d, ui) => {
+    const { contact, personal, settings, ...rest } = d;
+    return record("Profile")({
+      ...rest,
+      email: contact.email,
+      phone: contact.phone,
+      ...(personal ?? {}),
+      ...(settings !== undefined ? { settings } : {}),
+    }, ui);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orders
+
+function ordersTable(d: OrderList, ui: Ui): string {
+  const t = ui.table.truncate;
+  const body = d.orders.length
+    ? ui.table.renderTable(
+      ["Purchase id", "Received", "Status", "Venue", "Total", "Items"],
+      d.orders.map((o) => [
+        o.purchase_id,
+        o.received_at,
+        o.is_active ? `${o.status} (active)` : o.status,
+        o.venue_name && t(o.venue_name, 24),
+        o.total ?? moneyCell(o.total_amount),
+        o.items && t(o.items, 40),
+      ]),
+      ui.style,
+    )
+    : d.status_filter
+    ? `(no ${d.status_filter} orders on this page)`
+    : "(no orders)";
+  const foot = [`${d.count} order(s)` + (d.status_filter ? ` of ${d.page_count} on this page` : "")];
+  if (d.next_page_token) foot.push(`next page: --page-token ${d.next_page_token}`);
+  return `${body}\n${foot.join("; ")}`;
+}
+
+async function runOrders(rt: Runtime): Promise<void> {
+  const o = rt.opts;
+  const limit = o.limit === undefined ? ORDER_LIMIT_MAX : parseIntFlag("limit", o.limit, 1, ORDER_LIMIT_MAX);
+  let pageToken: string | undefined;
+  if (o.pageToken !== undefined) {
+    pageToken = String(o.pageToken).trim();
+    if (!pageToken) throw new SvcError("SVC_INVALID_ARGUMENT", "--page-token must not be empty");
+  }
+  const status = parseChoice(
+    "status",
+    typeof o.status === "string" ? o.status.trim() : o.status,
+    ORDER_STATUSES,
+  );
+  await requireSession(rt);
+  const data = await listOrders(await rt.services(), { limit, pageToken, status });
+  await rt.emit(data, ordersTable);
+}
+
+function orderTable(d: OrderDetail, ui: Ui): string {
+  const head = ui.table.renderRecord(
+    {
+      purchase_id: d.purchase_id,
+      order_number: d.order_number,
+      status: d.status,
+      venue: d.venue.name,
+      created: d.creation_time,
+      delivered: d.delivery_time,
+      method: d.delivery_method,
+      delivery_to: d.delivery_location
+        ? [d.delivery_location.street, d.delivery_location.city].filter(Boolean).join(", ")
+        : null,
+    },
+    ui.style,
+    "Order",
+  );
+  const items = ui.table.renderTable(
+    ["Qty", "Item", "Options", "Unit", "Total"],
+    d.items.map((i) => [
+      i.count,
+      i.name,
+      i.options.flatMap((op) => op.values.map((v) => `${op.name ?? "?"}: ${v.name ?? "?"}`)).join("; "),
+      moneyCell(i.unit_price),
+      moneyCell(i.total),
+    ]),
+    ui.style,
+    "Items",
+  );
+  const tot = d.totals;
+  const rows: Cell[][] = [
+    ["Items", moneyCell(tot.items)],
+    ["Delivery", moneyCell(tot.delivery_fee)],
+    ["Service fee", moneyCell(tot.service_fee)],
+    ...d.surcharges.map((s) => [s.title ?? "Surcharge", moneyCell(s.amount)]),
+    ...d.discounts.map((s) => [s.title ?? "Discount", s.amount ? `-${moneyCell(s.amount)}` : null]),
+    ["Subtotal", moneyCell(tot.subtotal)],
+    ["Tip", moneyCell(tot.tip)],
+    ["Total", moneyCell(tot.total)],
+  ];
+  const totals = ui.table.renderTable(["Line", "Amount"], rows, ui.style, "Totals");
+  const pays = d.payments.length
+    ? "\n\n" + ui.table.renderTable(
+      ["Payment", "Type", "Amount"],
+      d.payments.map((p) => [p.name, p.method_type, moneyCell(p.amount)]),
+      ui.style,
+      "Payments",
+    )
+    : "";
+  return `${head}\n\n${items}\n\n${totals}${pays}`;
+}
+
+async function runOrderShow(rt: Runtime, id: string): Promise<void> {
+  const purchaseId = validPurchaseId(id);
+  await requireSession(rt);
+  const data = await orderDetail(await rt.services(), purchaseId);
+  await rt.emit(data, orderTable);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Addresses
+
+function addressRows(rows: AddressEntry[], ui: Ui): string {
+  return ui.table.renderTable(
+    ["Id", "Label", "Alias", "Street", "Type", "Default", "Active"],
+    rows.map((a) => [
+      a.address_id,
+      a.label,
+      a.alias,
+      a.street,
+      a.type,
+      a.is_default,
+      a.is_active === null ? "?" : a.is_active,
+    ]),
+    ui.style,
+  );
+}
+
+async function runAddresses(rt: Runtime): Promise<void> {
+  await requireSession(rt);
+  const data = await listAddresses(await rt.services(), local(rt), {
+    activeOnly: rt.opts.activeOnly === true,
+  });
+  await rt.emit(
+    data,
+    (d: AddressList, ui) =>
+      (d.addresses.length ? addressRows(d.addresses, ui) : "(no addresses)") +
+      `\n${d.count} address(es); default: ${d.profile_default_address_id ?? "none"}`,
+  );
+}
+
+function addressInput(rt: Runtime) {
+  const o = rt.opts;
+  return parseAddressInput({
+    address: o.address,
+    lat: o.lat,
+    lon: o.lon,
+    type: o.type,
+    label: o.label,
+    alias: o.alias,
+    detail: o.detail,
+    setDefaultProfile: o.setDefaultProfile,
+  });
+}
+
+const writeTable: TableRenderer<Awaited<ReturnType<typeof writeAddress>>> = (d, ui) =>
+  addressRows([d.address], ui) +
+  (d.previous_version ? `\nreplaces ${d.previous_version}` : "") +
+  `\nsvc_address_id: ${d.svc_address_id ?? "none"}`;
+
+async function runAddressAdd(rt: Runtime): Promise<void> {
+  const input = addressInput(rt);
+  await requireSession(rt);
+  const data = await writeAddress(await rt.services(), local(rt), input);
+  await rt.emit(data, writeTable);
+}
+
+async function runAddressUpdate(rt: Runtime, rawId: string): Promise<void> {
+  const id = parseAddressId(rawId);
+  const input = addressInput(rt);
+  await requireSession(rt);
+  const data = await writeAddress(await rt.services(), local(rt), input, id);
+  await rt.emit(data, writeTable);
+}
+
+async function runAddressRemove(rt: Runtime, rawId: string): Promise<void> {
+  const id = parseAddressId(rawId);
+  await requireSession(rt);
+  const data = await removeAddress(await rt.services(), local(rt), id);
+  await rt.emit(data, record("Address removed"));
+}
+
+async function runAddressUse(rt: Runtime, rawId: string): Promise<void> {
+  const id = parseAddressId(rawId);
+  await requireSession(rt);
+  const data = await useAddress(local(rt), id, (m) => rt.warn(m));
+  await rt.emit(data, record("Address selected"));
+}
+
+async function runAddressLinks(rt: Runtime, rawId?: string): Promise<void> {
+  if (rawId !== undefined) parseAddressId(rawId);
+  await requireSession(rt);
+  const data = addressLinks(await rt.profile(), rawId);
+  await rt.emit(data, record("Address links"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payments
+
+async function runPayments(rt: Runtime): Promise<void> {
+  const o = rt.opts;
+  let label: string | undefined;
+  if (o.label !== undefined) {
+    label = String(o.label).trim();
+    if (!label) throw new SvcError("SVC_INVALID_ARGUMENT", "--label must not be empty");
+  }
+  await requireSession(rt);
+  const data = await paymentMethods(await rt.services(), { maskSensitive: o.maskSensitive === true, label });
+  await rt.emit(data, (d: PaymentList, ui) =>
+    d.methods.length
+      ? ui.table.renderTable(
+        ["Id", "Type", "Label", "Default", "Checkout"],
+        d.methods.map((m) => [
+          m.method_id,
+          m.type,
+          m.label,
+          m.is_default,
+          m.is_available_for_checkout === null ? "?" : m.is_available_for_checkout,
+        ]),
+        ui.style,
+      )
+      : "(no payment methods)");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Favorites
+
+async function runFavorites(rt: Runtime): Promise<void> {
+  const paging = parsePaging(rt.opts);
+  await requireSession(rt);
+  const ctx = await rt.services();
+  const data = await listFavorites(ctx, await rt.resolveLocation(ctx), paging);
+  await rt.emit(data, (d: FavoritesResult, ui) =>
+    venueTable(d.venues, "auto", ui) +
+    `\n${d.count} of ${d.total} favorite(s)` +
+    (d.next_offset === null ? "" : `; next: --offset ${d.next_offset}`));
+}
+
+function runFavoriteSet(on: boolean) {
+  return async (rt: Runtime, venue: string): Promise<void> => {
+    const ref = parseVenueRef(venue);
+    await requireSession(rt);
+    const data = await setFavorite(await rt.services(), ref, on);
+    await rt.emit(
+      data,
+      (d: FavoriteMutation, ui) => record(on ? "Favorite added" : "Favorite removed")(d, ui),
+    );
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command tree
 
 function addOrdersFlags(cmd: Command): Command {
   return cmd
     .addOption(new Option("--limit <n>", "orders per page, 1-50 (default: 50)"))
     .addOption(new Option("--page-token <token>", "continue from a previous page's next_page_token"))
-    .addOption(new Option("--status <value>", "keep only orders with this status (filtered locally)"));
+    .addOption(
+      new Option(
+        "--status <value>",
+        `keep only orders with this status (filtered locally): ${ORDER_STATUSES.join("|")}`,
+      ),
+    );
 }
 
 function addAddressWriteFlags(cmd: Command): Command {
@@ -30,22 +383,28 @@ function addAddressWriteFlags(cmd: Command): Command {
 }
 
 /** `addresses` subcommands shared by `profile addresses` and `account addresses`. */
-function addressCommands(parent: Command, prefix: string): void {
+function addressCommands(parent: Command): void {
   const addresses = leaf(parent, "addresses", "list saved addresses", { auth: true })
     .addOption(new Option("--active-only", "hide inactive addresses"))
-    .action(todo(`${prefix} addresses`));
+    .action(action(runAddresses));
   addAddressWriteFlags(leaf(addresses, "add", "add a saved address", { auth: true }))
-    .action(todo(`${prefix} addresses add`));
+    .action(action(runAddressAdd));
   addAddressWriteFlags(
     leaf(addresses, "update <address-id>", "replace an address with a new version", { auth: true }),
   )
-    .action(todo(`${prefix} addresses update`));
+    .action(action(runAddressUpdate));
   leaf(addresses, "remove <address-id>", "delete a saved address", { auth: true })
-    .action(todo(`${prefix} addresses remove`));
+    .action(action(runAddressRemove));
   leaf(addresses, "use <address-id>", "make an address svc's default location (local only)")
-    .action(todo(`${prefix} addresses use`));
+    .action(action(runAddressUse));
   leaf(addresses, "links [address-id]", "map links to validate an address (local only)")
-    .action(todo(`${prefix} addresses links`));
+    .action(action(runAddressLinks));
+}
+
+function addPaymentFlags(cmd: Command): Command {
+  return cmd
+    .addOption(new Option("--mask-sensitive", "mask card numbers and other sensitive text"))
+    .addOption(new Option("--label <contains>", "keep methods whose label contains this text"));
 }
 
 export function registerAccount(program: Command): void {
@@ -53,55 +412,45 @@ export function registerAccount(program: Command): void {
   const profile = group(program, "profile", "account profile, orders, addresses, payments, favorites");
   leaf(profile, "show", "profile summary", { auth: true })
     .addOption(new Option("--include <parts>", "extra sections: personal,settings"))
-    .action(todo("profile show"));
+    .action(action(runProfileShow));
   leaf(profile, "status", "alias of `auth status`", { auth: true }).action(action(runStatus));
   const orders = addOrdersFlags(
     leaf(profile, "orders", "order history", { auth: true, aliases: ["history", "order-history"] }),
-  ).action(todo("profile orders"));
+  ).action(action(runOrders));
   addOrdersFlags(leaf(orders, "list", "order history (same as `profile orders`)", { auth: true }))
-    .action(todo("profile orders list"));
-  leaf(orders, "show <purchase-id>", "one order with totals", { auth: true }).action(
-    todo("profile orders show"),
-  );
-  addressCommands(profile, "profile");
-  leaf(profile, "payments", "payment methods", { auth: true })
-    .addOption(new Option("--mask-sensitive", "mask card numbers and other sensitive text"))
-    .addOption(new Option("--label <contains>", "keep methods whose label contains this text"))
-    .action(todo("profile payments"));
+    .action(action(runOrders));
+  leaf(orders, "show <purchase-id>", "one order with totals", { auth: true }).action(action(runOrderShow));
+  addressCommands(profile);
+  addPaymentFlags(leaf(profile, "payments", "payment methods", { auth: true })).action(action(runPayments));
   const favorites = leaf(profile, "favorites", "favorite venues", {
     auth: true,
     location: true,
     aliases: ["favourites"],
   })
-    .action(todo("profile favorites"));
-  leaf(favorites, "list", "favorite venues", { auth: true, location: true }).action(
-    todo("profile favorites list"),
-  );
+    .action(action(runFavorites));
+  leaf(favorites, "list", "favorite venues", { auth: true, location: true }).action(action(runFavorites));
   leaf(favorites, "add <venue>", "add a favorite (venue id, slug or URL)", { auth: true, location: true })
-    .action(todo("profile favorites add"));
+    .action(action(runFavoriteSet(true)));
   leaf(favorites, "remove <venue>", "remove a favorite (venue id, slug or URL)", {
     auth: true,
     location: true,
   })
-    .action(todo("profile favorites remove"));
+    .action(action(runFavoriteSet(false)));
 
   // Top-level layout.
   const account = leaf(program, "account", "profile summary and account data", { auth: true })
     .addOption(new Option("--include <parts>", "extra sections: personal,settings"))
-    .action(todo("account"));
-  addOrdersFlags(leaf(account, "orders", "order history", { auth: true })).action(todo("account orders"));
-  leaf(account, "order <purchase-id>", "one order with totals", { auth: true }).action(todo("account order"));
-  addressCommands(account, "account");
-  leaf(account, "payments", "payment methods", { auth: true })
-    .addOption(new Option("--mask-sensitive", "mask card numbers and other sensitive text"))
-    .addOption(new Option("--label <contains>", "keep methods whose label contains this text"))
-    .action(todo("account payments"));
+    .action(action(runProfileShow));
+  addOrdersFlags(leaf(account, "orders", "order history", { auth: true })).action(action(runOrders));
+  leaf(account, "order <purchase-id>", "one order with totals", { auth: true }).action(action(runOrderShow));
+  addressCommands(account);
+  addPaymentFlags(leaf(account, "payments", "payment methods", { auth: true })).action(action(runPayments));
   const accFav = addPaging(leaf(account, "favorites", "favorite venues", { auth: true, location: true }))
-    .action(todo("account favorites"));
-  leaf(accFav, "list", "favorite venues", { auth: true, location: true, hidden: true })
-    .action(todo("account favorites list"));
+    .action(action(runFavorites));
+  addPaging(leaf(accFav, "list", "favorite venues", { auth: true, location: true, hidden: true }))
+    .action(action(runFavorites));
   leaf(accFav, "add <venue>", "add a favorite (venue id, slug or URL)", { auth: true, location: true })
-    .action(todo("account favorites add"));
+    .action(action(runFavoriteSet(true)));
   leaf(accFav, "remove <venue>", "remove a favorite (venue id, slug or URL)", { auth: true, location: true })
-    .action(todo("account favorites remove"));
+    .action(action(runFavoriteSet(false)));
 }

@@ -5,7 +5,7 @@ import { isObjectId } from "../core/ids.ts";
 import { SvcError } from "../core/errors.ts";
 import { formatMinor } from "../core/money.ts";
 import { isUrl, parseItemRef, parseVenueRef } from "../core/refs.ts";
-import { type AddRequest, addToCart, parseOptionFlag } from "../services/cart_add.ts";
+import { type AddRequest, addToCart, nameBasketOptions, parseOptionFlag } from "../services/cart_add.ts";
 import { type CheckoutPreview, checkoutPreview, type DeliveryMode } from "../services/checkout.ts";
 import {
   type Basket,
@@ -85,6 +85,7 @@ async function runShow(rt: Runtime): Promise<void> {
     basket_count: baskets.length,
   };
   if (venueId && !data.basket) rt.warn(`there is no basket for venue ${venueId}`);
+  if (rt.opts.details === true && data.basket) await nameBasketOptions(ctx, data.basket);
   await rt.emit(data, (d, ui) => cartTable(d, ui, rt.opts.details === true));
 }
 

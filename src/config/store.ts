@@ -8,6 +8,8 @@ export interface Profile {
   wrefresh_token?: string;
   cookies?: string[];
   svc_address_id?: string;
+  /** Local copies of account addresses (for `addresses links`); cleared by logout. */
+  svc_addresses?: Record<string, unknown>;
   /** Location preferences (kept by logout). */
   location?: { lat: number; lon: number };
   address?: string;

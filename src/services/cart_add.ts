@@ -14,6 +14,7 @@ import { identityOf, openVenue } from "./venue.ts";
 import { ItemParser, type MenuItem, optionDefs, type OptionGroup, venueItem, venueMenu } from "./menu.ts";
 import {
   assertCompleteSnapshot,
+  type Basket,
   type BasketLine,
   loadBaskets,
   type OptionLine,
@@ -182,7 +183,7 @@ async function refreshItem(ctx: ServiceContext, venue: VenueStatic, itemId: stri
   let assortment: MenuItem | undefined;
   const incomplete = !detail || detail.price === null || !detail.options ||
     detail.options.some((g) => !g.values.length);
-  if (incomplete) assortment = await assortmentItem(ctx, venue, itemId);
+  if (incomplete) assortment = (await assortmentItems(ctx, venue, [itemId]))[0];
   if (!detail && !assortment) {
     if (missing) {
       throw new SvcError(
@@ -213,11 +214,12 @@ async function refreshItem(ctx: ServiceContext, venue: VenueStatic, itemId: stri
   };
 }
 
-async function assortmentItem(
+/** Items by id from the assortment's items endpoint (one batch), parsed with options; [] on failure. */
+export async function assortmentItems(
   ctx: ServiceContext,
-  venue: VenueStatic,
-  itemId: string,
-): Promise<MenuItem | undefined> {
+  venue: Pick<VenueStatic, "slug" | "payload" | "id">,
+  itemIds: string[],
+): Promise<MenuItem[]> {
   try {
     const { data } = await ctx.gw.request({
       host: "consumer_api",
@@ -226,22 +228,23 @@ async function assortmentItem(
         encodeURIComponent(venue.slug)
       }/assortment/items`,
       query: { language: language(ctx.locale) },
-      json: { item_ids: [itemId] },
+      json: { item_ids: itemIds },
       auth: "optional",
       retry: true, // a read
     });
     const body = obj(data);
-    const raw = arr(body?.items).find((i) => str(obj(i)?.id) === itemId);
     const parser = new ItemParser({
-      currency: identityOf(venue).currency,
+      currency: identityOf(venue as VenueStatic).currency,
       locale: ctx.locale,
       defs: optionDefs(body?.options),
       includeOptions: true,
     });
-    return raw ? parser.item(raw, true) : undefined;
+    return arr(body?.items).map((raw) => parser.item(raw, true)).filter((i): i is MenuItem =>
+      !!i && itemIds.includes(i.id)
+    );
   } catch (e) {
     if (e instanceof SvcError && ["SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED"].includes(e.code)) throw e;
-    return undefined;
+    return [];
   }
 }
 
@@ -441,4 +444,23 @@ export async function addToCart(
       ...totals,
     };
   });
+}
+
+/** Fills option and value names of a basket's lines from the assortment (for `cart show --details`). */
+export async function nameBasketOptions(ctx: ServiceContext, basket: Basket): Promise<void> {
+  const ids = basket.lines.filter((l) => l.options.length).map((l) => l.id);
+  if (!ids.length || !basket.venue.slug || !basket.venue.id) return;
+  const items = await assortmentItems(
+    ctx,
+    { slug: basket.venue.slug, payload: {}, id: basket.venue.id },
+    ids,
+  );
+  const groups = new Map(items.map((i) => [i.id, i.options ?? []]));
+  for (const line of basket.lines) {
+    for (const o of line.options) {
+      const g = groups.get(line.id)?.find((x) => x.id === o.id);
+      o.name ??= g?.name ?? null;
+      for (const v of o.values) v.name ??= g?.values.find((x) => x.id === v.id)?.name ?? null;
+    }
+  }
 }

@@ -1,0 +1,575 @@
+/**
+ * Address book: list, add, update (a new version with `previous_version`), remove, plus the local
+ * side: the profile's `svc_address_id` pointer and a small local copy of each address seen
+ * (`svc_addresses`) so that `use` and `links` work without an upstream call.
+ */
+
+import { SvcError } from "../core/errors.ts";
+import { isObjectId } from "../core/ids.ts";
+import { type Profile, updateConfig } from "../config/store.ts";
+import { bool, type Json, num, obj, type ServiceContext, str } from "./context.ts";
+import { coordinatesOf } from "./location.ts";
+import { countryOf, fetchUser } from "./profile.ts";
+
+export const ADDRESS_TYPES = ["apartment", "office", "house", "outdoor", "other"] as const;
+export const ADDRESS_LABELS = ["home", "work", "other"] as const;
+export type AddressType = typeof ADDRESS_TYPES[number];
+export type AddressLabel = typeof ADDRESS_LABELS[number];
+
+const INFO = "/v2/delivery/info";
+
+export interface AddressEntry {
+  address_id: string;
+  /** home, work or other; null when upstream sends something else or nothing. */
+  label: AddressLabel | null;
+  street: string | null;
+  /** True for `profile_default_address_id`. */
+  is_default: boolean;
+  alias: string | null;
+  type: string | null;
+  city: string | null;
+  postcode: string | null;
+  country: string | null;
+  /** The pinned point (`user_coordinates`, else `google_place_coordinates`). */
+  lat: number | null;
+  lon: number | null;
+  /** Form details such as entrance, floor, apartment. */
+  details: Record<string, string>;
+  /** False only when upstream says the entry is inactive; null when it does not say. */
+  is_active: boolean | null;
+  /** Upstream's own default flag (`is_default` or `selected`). */
+  upstream_default: boolean;
+}
+
+export interface AddressList {
+  addresses: AddressEntry[];
+  count: number;
+  /** The address svc uses by default: `svc_address_id` when it is in the list, else upstream's default. */
+  profile_default_address_id: string | null;
+  /** The profile's local pointer as stored (may name an address that no longer exists). */
+  svc_address_id: string | null;
+}
+
+/** What the profile keeps per address under `svc_addresses` (for `use` and `links`). */
+export interface AddressCopy {
+  street: string | null;
+  city: string | null;
+  postcode: string | null;
+  country: string | null;
+  label: string | null;
+  alias: string | null;
+  type: string | null;
+  details: Record<string, string>;
+  /** The pinned point (where couriers are sent). */
+  lat: number | null;
+  lon: number | null;
+  /** The geocoded place point. */
+  place_lat: number | null;
+  place_lon: number | null;
+  saved_at: string;
+}
+
+type Book = Record<string, AddressCopy>;
+type ProfileWithBook = Profile & { svc_addresses?: Book };
+
+// ---------------------------------------------------------------------------------------------
+// Normalisation
+
+function detailsOf(loc: Json | undefined): Record<string, string> {
+  const fields = obj(loc?.address_form_fields) ?? obj(loc?.address_form_data) ?? {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(fields)) {
+    if (typeof v === "string" && v !== "") out[k] = v;
+    else if (typeof v === "number") out[k] = String(v);
+  }
+  return out;
+}
+
+interface Normalised {
+  entry: AddressEntry;
+  copy: AddressCopy;
+}
+
+function normalise(raw: unknown): Normalised | undefined {
+  const row = obj(raw);
+  const id = str(row?.id) ?? str(row?.address_id);
+  if (!row || !id) return undefined;
+  const loc = obj(row.location);
+  const pin = coordinatesOf(loc?.user_coordinates) ?? coordinatesOf(loc?.google_place_coordinates) ??
+    coordinatesOf(loc);
+  const place = coordinatesOf(loc?.google_place_coordinates) ?? pin;
+  const labelRaw = str(row.label_type)?.toLowerCase();
+  const label = (ADDRESS_LABELS as readonly string[]).includes(labelRaw ?? "")
+    ? labelRaw as AddressLabel
+    : null;
+  const entry: AddressEntry = {
+    address_id: id,
+    label,
+    street: str(loc?.address) ?? str(loc?.street) ?? null,
+    is_default: false,
+    alias: str(row.alias) ?? null,
+    type: str(loc?.location_type) ?? null,
+    city: str(loc?.city) ?? null,
+    postcode: str(loc?.postcode) ?? null,
+    country: str(loc?.country) ?? null,
+    lat: pin?.lat ?? null,
+    lon: pin?.lon ?? null,
+    details: detailsOf(loc),
+    is_active: bool(row.is_active) ?? bool(row.active) ?? null,
+    upstream_default: row.is_default === true || row.selected === true,
+  };
+  const copy: AddressCopy = {
+    street: entry.street,
+    city: entry.city,
+    postcode: entry.postcode,
+    country: entry.country,
+    label: entry.label,
+    alias: entry.alias,
+    type: entry.type,
+    details: entry.details,
+    lat: entry.lat,
+    lon: entry.lon,
+    place_lat: place?.lat ?? null,
+    place_lon: place?.lon ?? null,
+    saved_at: new Date().toISOString(),
+  };
+  return { entry, copy };
+}
+
+const bookOf = (rows: Normalised[]): Book =>
+  Object.fromEntries(rows.map((r) => [r.entry.address_id, r.copy]));
+
+async function fetchAddresses(ctx: ServiceContext): Promise<Normalised[]> {
+  const { data } = await ctx.gw.request({ host: "user_api", method: "GET", path: INFO, auth: "required" });
+  const root = obj(data);
+  const rows = root?.results ?? root?.addresses;
+  if (!Array.isArray(rows)) {
+    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the address list carries no `results` list");
+  }
+  const out: Normalised[] = [];
+  let skipped = 0;
+  for (const r of rows) {
+    const n = normalise(r);
+    if (n) out.push(n);
+    else skipped++;
+  }
+  if (skipped) ctx.warn(`skipped ${skipped} address row(s) without an id`);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Local side (the profile)
+
+/** Where the profile lives; local writes go through the atomic, locked config store. */
+export interface LocalProfile {
+  configPath: string;
+  profile: string;
+}
+
+async function editProfile<T>(
+  local: LocalProfile,
+  fn: (p: ProfileWithBook) => { write: boolean; result: T },
+  create = true,
+): Promise<T> {
+  return await updateConfig(local.configPath, (cfg) => {
+    const existing = cfg.profiles[local.profile] as ProfileWithBook | undefined;
+    const p: ProfileWithBook = existing ?? {};
+    const before = JSON.stringify(p);
+    const out = fn(p);
+    const write = out.write && JSON.stringify(p) !== before && (!!existing || create);
+    if (write && !existing) cfg.profiles[local.profile] = p;
+    return { write, result: out.result };
+  });
+}
+
+function stripDates(book: Book): string {
+  return JSON.stringify(
+    Object.fromEntries(Object.entries(book).map(([k, v]) => [k, { ...v, saved_at: "" }])),
+  );
+}
+
+/** Replaces the local copies with the current list (no write when nothing changed). */
+async function syncBook(local: LocalProfile, rows: Normalised[]): Promise<void> {
+  await editProfile(local, (p) => {
+    const next = bookOf(rows);
+    if (p.svc_addresses && stripDates(p.svc_addresses) === stripDates(next)) {
+      return { write: false, result: undefined };
+    }
+    p.svc_addresses = next;
+    return { write: true, result: undefined };
+  }, false);
+}
+
+// ---------------------------------------------------------------------------------------------
+// List
+
+export async function listAddresses(
+  ctx: ServiceContext,
+  local: LocalProfile,
+  opts: { activeOnly: boolean },
+): Promise<AddressList> {
+  const rows = await fetchAddresses(ctx);
+  await syncBook(local, rows);
+  const pointer = ctx.profile?.svc_address_id ?? null;
+  const ids = new Set(rows.map((r) => r.entry.address_id));
+  if (pointer && !ids.has(pointer)) {
+    ctx.warn(`svc_address_id ${pointer} is not in the account's address list`);
+  }
+  const defaultId = (pointer && ids.has(pointer) ? pointer : undefined) ??
+    rows.find((r) => r.entry.upstream_default)?.entry.address_id ?? null;
+  const entries = rows.map((r) => ({ ...r.entry, is_default: r.entry.address_id === defaultId }))
+    .filter((e) => !opts.activeOnly || e.is_active !== false);
+  return {
+    addresses: entries,
+    count: entries.length,
+    profile_default_address_id: defaultId,
+    svc_address_id: pointer,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Write input (validated before any call)
+
+export interface AddressInput {
+  address: string;
+  lat: number;
+  lon: number;
+  type: AddressType;
+  label: AddressLabel;
+  alias?: string;
+  details: Record<string, string>;
+  setDefaultProfile: boolean;
+}
+
+export interface RawAddressInput {
+  address?: unknown;
+  lat?: unknown;
+  lon?: unknown;
+  type?: unknown;
+  label?: unknown;
+  alias?: unknown;
+  detail?: unknown;
+  setDefaultProfile?: unknown;
+}
+
+const invalid = (message: string, hint?: string) =>
+  new SvcError("SVC_INVALID_ARGUMENT", message, hint ? { hint } : {});
+
+function coordinate(name: string, raw: unknown, limit: number): number {
+  if (raw === undefined) throw invalid(`--${name} is required`);
+  const text = String(raw).trim();
+  const n = Number(text);
+  if (text === "" || !Number.isFinite(n) || Math.abs(n) > limit) {
+    throw invalid(`invalid --${name} "${raw}": expected a number between -${limit} and ${limit}`);
+  }
+  return n;
+}
+
+function choice<T extends string>(name: string, raw: unknown, allowed: readonly T[], fallback: T): T {
+  if (raw === undefined) return fallback;
+  const v = String(raw).trim().toLowerCase();
+  if (!(allowed as readonly string[]).includes(v)) {
+    throw invalid(`invalid --${name} "${raw}": use ${allowed.join(", ")}`);
+  }
+  return v as T;
+}
+
+const DETAIL_KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+export function parseDetails(raw: unknown): Record<string, string> {
+  const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  const out: Record<string, string> = {};
+  for (const item of list) {
+    const text = String(item);
+    const eq = text.indexOf("=");
+    const key = eq < 0 ? "" : text.slice(0, eq).trim();
+    const value = eq < 0 ? "" : text.slice(eq + 1).trim();
+    if (!DETAIL_KEY.test(key) || value === "") {
+      throw invalid(
+        `invalid --detail "${text}": expected key=value with a non-empty value`,
+        "for example --detail entrance=A --detail floor=3",
+      );
+    }
+    if (key in out) throw invalid(`--detail ${key} is given more than once`);
+    out[key] = value;
+  }
+  return out;
+}
+
+export function parseAddressInput(raw: RawAddressInput): AddressInput {
+  const address = typeof raw.address === "string" ? raw.address.trim() : "";
+  if (!address) throw invalid("--address is required and must not be empty");
+  const lat = coordinate("lat", raw.lat, 90);
+  const lon = coordinate("lon", raw.lon, 180);
+  const type = choice("type", raw.type, ADDRESS_TYPES, "other");
+  const label = choice("label", raw.label, ADDRESS_LABELS, "other");
+  let alias: string | undefined;
+  if (raw.alias !== undefined) {
+    alias = String(raw.alias).trim();
+    if (!alias) throw invalid("--alias must not be empty");
+  }
+  return {
+    address,
+    lat,
+    lon,
+    type,
+    label,
+    alias,
+    details: parseDetails(raw.detail),
+    setDefaultProfile: raw.setDefaultProfile === true,
+  };
+}
+
+/** Address ids are 24-hex object ids. */
+export function parseAddressId(raw: string): string {
+  const v = raw.trim();
+  if (!isObjectId(v)) {
+    throw invalid(
+      `"${raw}" is not an address id: expected 24 hexadecimal characters`,
+      "list the ids with `svc profile addresses`",
+    );
+  }
+  return v.toLowerCase();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mutations
+
+export interface AddressWriteResult {
+  mutation: "add" | "update";
+  address: AddressEntry;
+  /** The replaced address id (update only). */
+  previous_version?: string;
+  /** The profile's pointer after the write. */
+  svc_address_id: string | null;
+  set_default_profile: boolean;
+}
+
+export interface AddressRemoveResult {
+  mutation: "remove";
+  address_id: string;
+  removed: true;
+  svc_address_id: string | null;
+  /** True when the removed address was the profile's `svc_address_id` (the pointer is cleared). */
+  svc_address_id_cleared: boolean;
+}
+
+function notFound(id: string): SvcError {
+  return new SvcError("SVC_NOT_FOUND", `no saved address with id ${id}`, {
+    hint: "list the ids with `svc profile addresses`",
+  });
+}
+
+const point = (lat: number, lon: number) => ({ type: "Point", coordinates: [lon, lat] });
+
+function requestBody(input: AddressInput, country: string, previous?: string): Json {
+  const body: Json = { label_type: input.label };
+  if (input.alias !== undefined) body.alias = input.alias;
+  body.location = {
+    location_type: input.type,
+    address_form_fields: input.details,
+    address: input.address,
+    city: "",
+    country,
+    override_google_place_coordinates: false,
+    user_coordinates: point(input.lat, input.lon),
+    google_place_coordinates: point(input.lat, input.lon),
+  };
+  if (previous) body.previous_version = previous;
+  return body;
+}
+
+/** The current list, and the entry with `id` in it (else SVC_NOT_FOUND). */
+async function existing(ctx: ServiceContext, id: string): Promise<{ rows: Normalised[]; hit: Normalised }> {
+  const rows = await fetchAddresses(ctx);
+  const hit = rows.find((r) => r.entry.address_id === id);
+  if (!hit) throw notFound(id);
+  return { rows, hit };
+}
+
+/** POST a new address (or a new version of `previous`), then update the profile. */
+export async function writeAddress(
+  ctx: ServiceContext,
+  local: LocalProfile,
+  input: AddressInput,
+  previous?: string,
+): Promise<AddressWriteResult> {
+  const old = previous ? await existing(ctx, previous) : undefined;
+  const { user, root } = await fetchUser(ctx);
+  const country = countryOf(user, root) ?? old?.hit.entry.country?.toUpperCase() ?? null;
+  if (!country) {
+    throw new SvcError(
+      "SVC_UPSTREAM_INVALID_RESPONSE",
+      "the user payload carries no country, which a new address needs",
+    );
+  }
+  const { data } = await ctx.gw.request({
+    host: "user_api",
+    method: "POST",
+    path: INFO,
+    json: requestBody(input, country, previous),
+    auth: "required",
+  });
+  const created = normalise(data);
+  if (!created) {
+    throw new SvcError(
+      "SVC_UPSTREAM_INVALID_RESPONSE",
+      "upstream accepted the address but sent no id back; run `svc profile addresses` to see it",
+    );
+  }
+  const newId = created.entry.address_id;
+  const pointer = await editProfile(local, (p) => {
+    // The list read to validate `previous` refreshes the local copies too.
+    p.svc_addresses = { ...(old ? bookOf(old.rows) : p.svc_addresses ?? {}), [newId]: created.copy };
+    if (previous) delete p.svc_addresses[previous];
+    if (input.setDefaultProfile || (previous && p.svc_address_id === previous)) {
+      p.svc_address_id = newId;
+    }
+    return { write: true, result: p.svc_address_id ?? null };
+  }, input.setDefaultProfile); // without --set-default-profile, an absent profile is not created
+  if (previous && pointer === newId && !input.setDefaultProfile) {
+    ctx.warn(`svc_address_id now points at the new version ${newId}`);
+  }
+  return {
+    mutation: previous ? "update" : "add",
+    address: { ...created.entry, is_default: pointer === newId },
+    ...(previous ? { previous_version: previous } : {}),
+    svc_address_id: pointer,
+    set_default_profile: input.setDefaultProfile,
+  };
+}
+
+export async function removeAddress(
+  ctx: ServiceContext,
+  local: LocalProfile,
+  id: string,
+): Promise<AddressRemoveResult> {
+  const { rows } = await existing(ctx, id);
+  try {
+    await ctx.gw.request({
+      host: "user_api",
+      method: "DELETE",
+      path: `${INFO}/${encodeURIComponent(id)}`,
+      auth: "required",
+    });
+  } catch (e) {
+    if (e instanceof SvcError && e.code === "SVC_NOT_FOUND") throw notFound(id);
+    throw e;
+  }
+  const { pointer, cleared } = await editProfile(local, (p) => {
+    p.svc_addresses = bookOf(rows.filter((r) => r.entry.address_id !== id));
+    const clear = p.svc_address_id === id;
+    if (clear) delete p.svc_address_id;
+    return { write: true, result: { pointer: p.svc_address_id ?? null, cleared: clear } };
+  }, false);
+  if (cleared) ctx.warn(`the removed address was svc_address_id; the pointer is cleared`);
+  return {
+    mutation: "remove",
+    address_id: id,
+    removed: true,
+    svc_address_id: pointer,
+    svc_address_id_cleared: cleared,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Local-only: use, links
+
+export interface UseResult {
+  svc_address_id: string;
+  previous_svc_address_id: string | null;
+  /** Whether a local copy of this address exists (from an earlier list, add or update). */
+  known_locally: boolean;
+  street: string | null;
+}
+
+export async function useAddress(
+  local: LocalProfile,
+  id: string,
+  warn: (m: string) => void,
+): Promise<UseResult> {
+  const result = await editProfile(local, (p) => {
+    const previous = p.svc_address_id ?? null;
+    p.svc_address_id = id;
+    const copy = p.svc_addresses?.[id];
+    return {
+      write: true,
+      result: {
+        svc_address_id: id,
+        previous_svc_address_id: previous,
+        known_locally: !!copy,
+        street: copy?.street ?? null,
+      },
+    };
+  });
+  if (!result.known_locally) {
+    warn(
+      `address ${id} is not in the local copy, so svc cannot tell whether it exists; ` +
+        "run `svc profile addresses` to check it (that also enables `addresses links`)",
+    );
+  }
+  return result;
+}
+
+export interface AddressLinks {
+  address_id: string;
+  street: string | null;
+  entrance: string | null;
+  details: Record<string, string>;
+  lat: number | null;
+  lon: number | null;
+  /** Map search for the street text (with postcode and city when known). */
+  address_link: string;
+  /** Map pin at the pinned point (`user_coordinates`: where couriers are sent). */
+  entrance_link: string | null;
+  /** Map pin at the geocoded place point (`google_place_coordinates`). */
+  coordinates_link: string | null;
+  /** When the local copy was taken. */
+  copied_at: string | null;
+}
+
+const MAPS = "https://www.google.com/maps/search/?api=1&query=";
+const mapsQuery = (q: string) => MAPS + encodeURIComponent(q);
+const pin = (lat: number | null, lon: number | null) =>
+  lat === null || lon === null ? null : mapsQuery(`${lat.toFixed(6)},${lon.toFixed(6)}`);
+
+export function addressLinks(profile: Profile | undefined, rawId: string | undefined): AddressLinks {
+  const id = rawId !== undefined ? parseAddressId(rawId) : profile?.svc_address_id;
+  if (!id) {
+    throw invalid(
+      "no address id given and the profile has no svc_address_id",
+      "pass an address id, or choose one with `svc profile addresses use <id>`",
+    );
+  }
+  // The copy lives in a user-editable file: read it defensively.
+  const raw = obj(obj((profile as ProfileWithBook | undefined)?.svc_addresses)?.[id]);
+  if (!raw) {
+    throw new SvcError("SVC_NOT_FOUND", `no local copy of address ${id}`, {
+      hint: "run `svc profile addresses` once (it keeps a local copy), then try again",
+    });
+  }
+  const details: Record<string, string> = {};
+  for (const [k, v] of Object.entries(obj(raw.details) ?? {})) if (typeof v === "string") details[k] = v;
+  const street = str(raw.street) ?? null;
+  const lat = num(raw.lat) ?? null, lon = num(raw.lon) ?? null;
+  const text = [street, [str(raw.postcode), str(raw.city)].filter(Boolean).join(" ")].filter(Boolean)
+    .join(", ");
+  const pinned = pin(lat, lon);
+  if (!text && !pinned) {
+    throw new SvcError("SVC_NOT_FOUND", `the local copy of address ${id} has no street or coordinates`, {
+      hint: "run `svc profile addresses` to refresh the local copy",
+    });
+  }
+  return {
+    address_id: id,
+    street,
+    entrance: details.entrance ?? null,
+    details,
+    lat,
+    lon,
+    address_link: text ? mapsQuery(text) : pinned!,
+    entrance_link: pinned,
+    coordinates_link: pin(num(raw.place_lat) ?? lat, num(raw.place_lon) ?? lon),
+    copied_at: str(raw.saved_at) ?? null,
+  };
+}

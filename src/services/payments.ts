@@ -1,0 +1,228 @@
+/**
+ * Payment methods: the payment-profile element tree (the full list) merged with the legacy user
+ * list, normalised and deduplicated by id (the profile row wins). One list failing yields the
+ * other with a warning; both failing is an error.
+ */
+
+import { SvcError } from "../core/errors.ts";
+import { arr, bool, type Json, obj, type ServiceContext, str } from "./context.ts";
+import { countryOf, fetchUser } from "./profile.ts";
+
+/** Method types the payment profile is asked about (`available_methods`). */
+export const AVAILABLE_METHODS = [
+  "applepay",
+  "card",
+  "cash",
+  "cibus",
+  "edenred",
+  "epassi",
+  "invoice",
+  "klarna",
+  "mobilepay",
+  "pay_on_delivery",
+  "paypal",
+  "paypay",
+  "paypay_raw",
+  "pluxee",
+  "rakutenpay",
+  "smartum",
+  "swish",
+  "szep_kh",
+  "szep_mkb",
+  "szep_otp",
+  "updejeuner",
+  "vipps",
+  "googlepay",
+  "gift_card",
+  "meal_benefit",
+];
+
+export type MethodSource = "profile" | "legacy";
+
+export interface PaymentMethod {
+  method_id: string;
+  type: string | null;
+  label: string | null;
+  is_default: boolean;
+  /** null when the payload does not say. */
+  is_available_for_checkout: boolean | null;
+  /** Last four card digits when known (null with --mask-sensitive). */
+  last_four: string | null;
+  /** Lists that carry this method. */
+  sources: MethodSource[];
+}
+
+export interface PaymentList {
+  methods: PaymentMethod[];
+  count: number;
+  /** ok or failed, per upstream list. */
+  lists: Record<MethodSource, "ok" | "failed">;
+  masked: boolean;
+}
+
+export interface PaymentOptions {
+  maskSensitive: boolean;
+  /** Keep methods whose label contains this text (case-insensitive; matched before masking). */
+  label?: string;
+}
+
+const first = (o: Json, keys: string[]): unknown => {
+  for (const k of keys) if (o[k] !== undefined && o[k] !== null) return o[k];
+  return undefined;
+};
+
+const lastFourOf = (v: unknown): string | null => {
+  const s = typeof v === "number" ? String(v) : str(v);
+  const m = s?.match(/(\d{4})\D*$/);
+  return m ? m[1] : null;
+};
+
+function legacyRows(data: unknown): PaymentMethod[] {
+  const root = obj(data);
+  const results = root?.results;
+  const list = [
+    root?.methods,
+    root?.payment_methods,
+    Array.isArray(results) ? results : undefined,
+    obj(results)?.cards,
+    obj(results)?.payment_methods,
+    obj(root?.data)?.cards,
+  ].find(Array.isArray);
+  if (!list) {
+    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the legacy payment list carries no method list");
+  }
+  const out: PaymentMethod[] = [];
+  for (const raw of list) {
+    const m = obj(raw);
+    const id = m && str(first(m, ["method_id", "payment_method_id", "id"]));
+    if (!m || !id) continue;
+    const name = str(first(m, ["label", "name", "card_brand", "display_name", "title"])) ?? null;
+    const lastFour = lastFourOf(first(m, ["card_last_four", "last4", "last_four"]));
+    out.push({
+      method_id: id,
+      type: str(first(m, ["type", "payment_method_type", "method_type"])) ?? null,
+      label: name && lastFour && !name.includes(lastFour) ? `${name} •••• ${lastFour}` : name,
+      is_default: bool(first(m, ["is_default", "default", "selected"])) ?? false,
+      is_available_for_checkout: bool(first(m, ["is_available_for_checkout", "is_available", "enabled"])) ??
+        null,
+      last_four: lastFour,
+      sources: ["legacy"],
+    });
+  }
+  return out;
+}
+
+/** Walks the element tree and keeps `payment-method` nodes (buttons and other actions are skipped). */
+function profileRows(data: unknown): PaymentMethod[] {
+  const root = obj(obj(data)?.root_element) ?? obj(data);
+  if (!root) throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the payment profile has no element tree");
+  const out: PaymentMethod[] = [];
+  const walk = (node: unknown, depth: number) => {
+    const n = obj(node);
+    if (!n || depth > 32) return;
+    if (n.element_type === "payment-method") {
+      const method = obj(n.method);
+      const id = str(method?.id);
+      if (method && id) {
+        const title = str(n.title) ?? str(method.nickname) ?? null;
+        const subtitle = str(n.subtitle);
+        const lastFour = lastFourOf(method.masked_number) ?? lastFourOf(subtitle);
+        out.push({
+          method_id: id,
+          type: str(method.type) ?? null,
+          label: [title, subtitle].filter(Boolean).join(" ") || null,
+          is_default: n.is_default === true,
+          is_available_for_checkout: bool(n.is_enabled) ?? null,
+          last_four: lastFour,
+          sources: ["profile"],
+        });
+      }
+      return;
+    }
+    for (const child of [...arr(n.children), ...arr(n.items), ...arr(n.elements)]) walk(child, depth + 1);
+  };
+  walk(root, 0);
+  return out;
+}
+
+const isAuthError = (e: unknown) =>
+  e instanceof SvcError && (e.code === "SVC_AUTH_REQUIRED" || e.code === "SVC_AUTH_REFRESH_FAILED");
+
+async function profileList(ctx: ServiceContext): Promise<PaymentMethod[]> {
+  const { user, root } = await fetchUser(ctx);
+  const country = countryOf(user, root);
+  if (!country) {
+    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the user payload carries no country");
+  }
+  const { data } = await ctx.gw.request({
+    host: "payment",
+    method: "GET",
+    path: "/v1/payment-methods/profile",
+    query: { country, available_methods: AVAILABLE_METHODS.join(","), is_ftu: "false" },
+    auth: "required",
+  });
+  return profileRows(data);
+}
+
+async function legacyList(ctx: ServiceContext): Promise<PaymentMethod[]> {
+  const { data } = await ctx.gw.request({
+    host: "user_api",
+    method: "GET",
+    path: "/v3/user/me/payment_methods",
+    auth: "required",
+  });
+  return legacyRows(data);
+}
+
+function mask(m: PaymentMethod): PaymentMethod {
+  return { ...m, label: m.label?.replace(/\d+/g, (d) => "•".repeat(d.length)) ?? null, last_four: null };
+}
+
+export async function paymentMethods(ctx: ServiceContext, opts: PaymentOptions): Promise<PaymentList> {
+  const [profile, legacy] = await Promise.allSettled([profileList(ctx), legacyList(ctx)]);
+  for (const r of [profile, legacy]) if (r.status === "rejected" && isAuthError(r.reason)) throw r.reason;
+  if (profile.status === "rejected" && legacy.status === "rejected") {
+    const err = profile.reason instanceof SvcError ? profile.reason : legacy.reason;
+    throw new SvcError(
+      err instanceof SvcError ? err.code : "SVC_UPSTREAM_ERROR",
+      `both payment method lists failed: ${(profile.reason as Error).message}; ${
+        (legacy.reason as Error).message
+      }`,
+      { details: err instanceof SvcError ? err.details : undefined, retry: err?.retry },
+    );
+  }
+  if (profile.status === "rejected") {
+    ctx.warn(
+      `the payment profile list failed (${(profile.reason as Error).message}); showing the legacy list`,
+    );
+  }
+  if (legacy.status === "rejected") {
+    ctx.warn(
+      `the legacy payment list failed (${(legacy.reason as Error).message}); showing the profile list`,
+    );
+  }
+  const merged = new Map<string, PaymentMethod>();
+  for (const m of profile.status === "fulfilled" ? profile.value : []) {
+    if (!merged.has(m.method_id)) merged.set(m.method_id, m);
+  }
+  for (const m of legacy.status === "fulfilled" ? legacy.value : []) {
+    const hit = merged.get(m.method_id);
+    if (!hit) merged.set(m.method_id, m);
+    else if (!hit.sources.includes("legacy")) {
+      hit.sources = [...hit.sources, "legacy"];
+      hit.last_four ??= m.last_four;
+    }
+  }
+  const needle = opts.label?.toLowerCase();
+  let methods = [...merged.values()].filter((m) => !needle || (m.label ?? "").toLowerCase().includes(needle));
+  if (opts.maskSensitive) methods = methods.map(mask);
+  return {
+    methods,
+    count: methods.length,
+    lists: {
+      profile: profile.status === "fulfilled" ? "ok" : "failed",
+      legacy: legacy.status === "fulfilled" ? "ok" : "failed",
+    },
+    masked: opts.maskSensitive,
+  };
+}

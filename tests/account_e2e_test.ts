@@ -1,0 +1,1011 @@
+// deno-lint-ignore-file no-explicit-any -- envelopes are inspected as loose JSON
+/** Account end to end: profile, orders, addresses, payments, favorites in both layouts against the sandbox. */
+
+import assert from "node:assert/strict";
+import { load } from "js-yaml";
+import { calls, type Env, type RunResult, withEnv } from "./helpers.ts";
+
+const J = ["--format", "json"];
+const HISTORY = "GET consumer_api /order-tracking-api/v1/order_history/";
+const ME = "GET user_api /v1/user/me";
+const INFO = "GET user_api /v2/delivery/info";
+const HOME = "66a000000000000000000001";
+const WORK = "66a000000000000000000002";
+
+type Money = { amount: number; currency: string | null; formatted: string | null };
+type Profiles = { profiles: Record<string, Record<string, any>> };
+
+async function signIn(t: Env): Promise<void> {
+  const s = await t.sandbox.mintSession();
+  const r = await t.run(["login", "--wtoken", s.access_token]);
+  assert.equal(r.code, 0, r.stderr);
+  t.sandbox.clearLog();
+}
+
+/** Runs several commands concurrently (independent read-only checks). */
+const runAll = (t: Env, argvs: string[][]): Promise<RunResult[]> => Promise.all(argvs.map((a) => t.run(a)));
+
+function assertError(r: RunResult, code: string, exit: number, label: string): void {
+  assert.equal(r.code, exit, `${label}: exit ${r.code}\n${r.stdout}${r.stderr}`);
+  assert.equal(r.json().error?.code, code, `${label}: ${r.stdout}`);
+}
+
+const mustProfile = async (t: Env) => ((await t.readConfig()) as Profiles).profiles.default;
+
+Deno.test("signed out: every account command fails with SVC_AUTH_REQUIRED before any upstream call", async () => {
+  await withEnv(async (t) => {
+    const argvs = [
+      ["profile", "show"],
+      ["account", "--include", "personal"],
+      ["profile", "orders"],
+      ["profile", "history", "--limit", "5"],
+      ["profile", "order-history"],
+      ["profile", "orders", "list"],
+      ["profile", "orders", "show", "65c000000000000000000082"],
+      ["account", "orders", "--status", "delivered"],
+      ["account", "order", "65c000000000000000000082"],
+      ["profile", "addresses"],
+      ["account", "addresses", "--active-only"],
+      ["profile", "addresses", "add", "--address", "Uusitie 1", "--lat", "60.1", "--lon", "24.9"],
+      ["account", "addresses", "update", HOME, "--address", "Uusitie 1", "--lat", "60.1", "--lon", "24.9"],
+      ["profile", "addresses", "remove", HOME],
+      ["account", "addresses", "remove", HOME],
+      ["profile", "addresses", "use", HOME],
+      ["account", "addresses", "links", HOME],
+      ["profile", "addresses", "links"],
+      ["profile", "payments"],
+      ["account", "payments", "--mask-sensitive"],
+      ["profile", "favorites"],
+      ["profile", "favorites", "list", "--address", "Kotikatu 5, Helsinki"],
+      ["profile", "favourites", "--lat", "60.17", "--lon", "24.94"],
+      ["account", "favorites", "--limit", "2"],
+      ["profile", "favorites", "add", "pasta-piccola"],
+      ["account", "favorites", "remove", "650000000000000000000aa1"],
+    ];
+    const results = await runAll(t, argvs.map((a) => [...a, ...J]));
+    results.forEach((r, i) => assertError(r, "SVC_AUTH_REQUIRED", 4, argvs[i].join(" ")));
+    assert.deepEqual(calls(t.log()), [], "no upstream call (not even geocoding or venue lookup)");
+    // Table mode: the error goes to stderr with a hint.
+    const table = await t.run(["profile", "payments"]);
+    assert.equal(table.code, 4);
+    assert.equal(table.stdout, "");
+    assert.match(table.stderr, /SVC_AUTH_REQUIRED[\s\S]*Hint: run `svc login`/);
+    // Validation still comes first: bad input is a usage error even when signed out.
+    const bad = await runAll(t, [
+      ["profile", "orders", "--limit", "0", ...J],
+      ["profile", "addresses", "add", "--lat", "60", "--lon", "24", ...J],
+      ["profile", "favorites", "add", "Not a venue!", ...J],
+    ]);
+    for (const r of bad) assertError(r, "SVC_INVALID_ARGUMENT", 2, r.stdout);
+    assert.deepEqual(calls(t.log()), []);
+  });
+});
+
+Deno.test("profile show / account: masked contact, --include personal,settings, formats", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    const [grouped, top, full, yaml, table] = await runAll(t, [
+      ["profile", "show", ...J],
+      ["account", ...J],
+      ["profile", "show", "--include", "personal,settings", ...J],
+      ["account", "--include", "SETTINGS", "--format", "yaml"],
+      ["account", "--include", "personal"],
+    ]);
+    const d = grouped.json<any>().data;
+    assert.deepEqual(d, {
+      user_id: "65f000000000000000000001",
+      name: "Sandy Sandbox",
+      contact: { email: "s***@sandbox.invalid", phone: "+358*****4567" },
+      country: "FIN",
+    });
+    assert.deepEqual(top.json<any>().data, d, "both layouts give the same summary");
+    const f = full.json<any>().data;
+    assert.deepEqual(f.personal, {
+      first_name: "Sandy",
+      last_name: "Sandbox",
+      has_email: true,
+      has_phone: true,
+    });
+    assert.deepEqual(f.settings, { marketing_consent: false });
+    assert.deepEqual(f.contact, d.contact, "contact stays masked with --include personal");
+    assert.ok(!full.stdout.includes("sandy@sandbox.invalid") && !full.stdout.includes("401234567"));
+    const y = load(yaml.stdout) as any;
+    assert.deepEqual(y.data.settings, { marketing_consent: false });
+    assert.equal("personal" in y.data, false);
+    assert.match(table.stdout, /^Profile\nField\s+Value\n/);
+    assert.match(table.stdout, /email\s+s\*\*\*@sandbox\.invalid/);
+    assert.match(table.stdout, /first_name\s+Sandy/);
+    assert.deepEqual(calls(t.log()), [ME, ME, ME, ME, ME]);
+    t.sandbox.clearLog();
+    const bad = await t.run(["profile", "show", "--include", "personal,secrets", ...J]);
+    assertError(bad, "SVC_INVALID_ARGUMENT", 2, "unknown --include part");
+    assert.match(bad.json().error!.message, /personal, settings/);
+    assert.deepEqual(calls(t.log()), []);
+  });
+});
+
+type OrderRow = {
+  purchase_id: string;
+  status: string;
+  venue_name: string;
+  received_at: string;
+  total: string;
+  total_amount: Money | null;
+  is_active: boolean;
+  items: string;
+  payment_time: string;
+};
+type OrderList = {
+  orders: OrderRow[];
+  count: number;
+  page_count: number;
+  limit: number;
+  status_filter: string | null;
+  next_page_token?: string;
+};
+
+Deno.test("orders: paging through all 130 orders with next_page_token, aliases, both layouts", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    const seen: OrderRow[] = [];
+    const sizes: number[] = [];
+    let token: string | undefined;
+    const layouts = [["profile", "orders"], ["profile", "history"], ["account", "orders"]];
+    for (let page = 0; page < 5; page++) {
+      const r = await t.run([...layouts[page % 3], ...J, ...(token ? ["--page-token", token] : [])]);
+      assert.equal(r.code, 0, r.stderr);
+      const d = r.json<OrderList>().data;
+      seen.push(...d.orders);
+      sizes.push(d.count);
+      assert.equal(d.limit, 50);
+      token = d.next_page_token;
+      if (!token) {
+        assert.equal("next_page_token" in d, false, "absent at the end");
+        break;
+      }
+    }
+    assert.deepEqual(sizes, [50, 50, 30]);
+    assert.equal(new Set(seen.map((o) => o.purchase_id)).size, 130, "every order exactly once");
+    const log = t.log();
+    assert.deepEqual(calls(log), [HISTORY, HISTORY, HISTORY], "the trailing slash is kept");
+    assert.equal(log[0].query, "limit=50");
+    const q1 = new URLSearchParams(log[1].query);
+    assert.equal(q1.get("limit"), "50");
+    assert.match(q1.get("page_token")!, /^2026-\d\d-\d\dT[\d:.]+Z$/);
+    const newest = seen[0];
+    assert.deepEqual(newest, {
+      purchase_id: "65c000000000000000000082",
+      status: "received",
+      venue_name: newest.venue_name,
+      venue_id: (newest as any).venue_id,
+      received_at: "01.11.2026, 10:58",
+      total: newest.total,
+      total_amount: null,
+      is_active: true,
+      items: newest.items,
+      payment_time: "2026-11-01T10:58:42.915Z",
+    });
+    assert.match(newest.total, /^€\d+\.\d\d$/);
+    assert.match(newest.items, /^\d+ x /);
+    assert.equal(seen[1].purchase_id, "65c000000000000000000081");
+    assert.equal(seen[1].status, "acknowledged");
+    assert.equal(seen.filter((o) => o.is_active).length, 2);
+    const byStatus: Record<string, number> = {};
+    for (const o of seen) byStatus[o.status] = (byStatus[o.status] ?? 0) + 1;
+    assert.deepEqual(byStatus, {
+      received: 1,
+      acknowledged: 1,
+      delivered: 111,
+      refunded: 7,
+      canceled: 6,
+      rejected: 4,
+    });
+
+    // Aliases and `list` give the same first page; --limit is sent upstream.
+    t.sandbox.clearLog();
+    const [list, alias, acct] = await runAll(t, [
+      ["profile", "orders", "list", "--limit", "3", ...J],
+      ["profile", "order-history", "--limit", "3", ...J],
+      ["account", "orders", "--limit", "3", ...J],
+    ]);
+    const ids = (r: RunResult) => r.json<OrderList>().data.orders.map((o) => o.purchase_id);
+    assert.deepEqual(ids(list), seen.slice(0, 3).map((o) => o.purchase_id));
+    assert.deepEqual(ids(alias), ids(list));
+    assert.deepEqual(ids(acct), ids(list));
+    assert.ok(t.log().every((e) => e.query === "limit=3"));
+
+    // --status filters locally after reading the page (case-insensitive).
+    t.sandbox.clearLog();
+    let refunded = 0;
+    token = undefined;
+    do {
+      const r = await t.run([
+        "account",
+        "orders",
+        "--status",
+        "Refunded",
+        ...J,
+        ...(token ? ["--page-token", token] : []),
+      ]);
+      const d = r.json<OrderList>().data;
+      assert.equal(d.status_filter, "refunded");
+      assert.ok(d.orders.every((o) => o.status === "refunded"));
+      refunded += d.count;
+      token = d.next_page_token;
+    } while (token);
+    assert.equal(refunded, 7);
+    assert.equal(t.log().length, 3, "the filter does not change paging");
+    const received = await t.run(["profile", "orders", "--status", "RECEIVED", "--limit", "10", ...J]);
+    const rd = received.json<OrderList>().data;
+    assert.deepEqual(rd.orders.map((o) => o.purchase_id), ["65c000000000000000000082"]);
+    assert.equal(rd.page_count, 10);
+
+    // Table: rows, the active marker, the next-page hint; yaml spot check.
+    const table = await t.run(["profile", "orders", "--limit", "2"]);
+    assert.match(table.stdout, /^Purchase id\s+Received\s+Status\s+Venue\s+Total\s+Items/);
+    assert.match(table.stdout, /65c000000000000000000082\s+01\.11\.2026, 10:58\s+received \(active\)/);
+    assert.match(table.stdout, /2 order\(s\); next page: --page-token 2026-/);
+    const yaml = load((await t.run(["account", "orders", "--limit", "1", "--format", "yaml"])).stdout) as any;
+    assert.equal(yaml.data.orders[0].purchase_id, "65c000000000000000000082");
+
+    // Invalid input: usage errors, no upstream call.
+    t.sandbox.clearLog();
+    const bad = await runAll(t, [
+      ["profile", "orders", "--limit", "0", ...J],
+      ["profile", "orders", "--limit", "51", ...J],
+      ["account", "orders", "--limit", "ten", ...J],
+      ["profile", "orders", "list", "--limit", "2.5", ...J],
+      ["profile", "orders", "--status", "shipped", ...J],
+      ["account", "orders", "--page-token", " ", ...J],
+    ]);
+    for (const r of bad) assertError(r, "SVC_INVALID_ARGUMENT", 2, r.stdout);
+    assert.match(
+      bad[4].json().error!.message,
+      /received, acknowledged, delivered, refunded, canceled, rejected/,
+    );
+    assert.deepEqual(t.log(), []);
+  });
+});
+
+Deno.test("order detail: totals in minor units with formatted values, both layouts, errors", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    const id = "65c000000000000000000080";
+    const [grouped, top, table, yaml] = await runAll(t, [
+      ["profile", "orders", "show", id, ...J],
+      ["account", "order", id, ...J],
+      ["account", "order", id],
+      ["profile", "orders", "show", id, "--format", "yaml"],
+    ]);
+    assert.equal(grouped.code, 0, grouped.stderr);
+    const d = grouped.json<any>().data;
+    assert.deepEqual(top.json<any>().data, d);
+    assert.deepEqual((load(yaml.stdout) as any).data, d);
+    assert.equal(d.purchase_id, id);
+    assert.equal(d.currency, "EUR");
+    assert.equal(d.status, "delivered");
+    assert.equal(d.venue.name, "Pizzeria Napoli");
+    const eur = (m: Money) => {
+      assert.equal(m.currency, "EUR");
+      assert.equal(m.formatted, `€${(m.amount / 100).toFixed(2)}`);
+      return m.amount;
+    };
+    const lines = d.items.reduce((s: number, i: any) => s + eur(i.total), 0);
+    assert.equal(eur(d.totals.items), lines, "items total = sum of line totals");
+    for (const i of d.items) {
+      const opts = i.options.flatMap((o: any) => o.values).reduce(
+        (s: number, v: any) => s + eur(v.price) * v.count,
+        0,
+      );
+      assert.equal(i.total.amount, i.count * (eur(i.unit_price) + opts), "line = count × (unit + options)");
+    }
+    const tot = d.totals;
+    assert.equal(
+      eur(tot.subtotal),
+      eur(tot.items) + eur(tot.delivery_fee) + eur(tot.service_fee) + eur(tot.surcharges) -
+        eur(tot.discounts),
+    );
+    assert.equal(eur(tot.total), tot.subtotal.amount + eur(tot.tip));
+    assert.equal(d.payments.reduce((s: number, p: any) => s + eur(p.amount), 0), tot.total.amount);
+    assert.equal(d.payments.at(-1).method_type, "card");
+    assert.ok(d.delivery_location.street);
+    const log = t.log();
+    assert.deepEqual(
+      calls(log),
+      Array(4).fill(`GET consumer_api /order-tracking-api/v1/order_history/purchase/${id}`),
+    );
+    assert.ok(log.every((e) => e.query === "tips_use_percentage=true"));
+    assert.match(table.stdout, /^Order\n/);
+    assert.match(table.stdout, /\nItems\nQty\s+Item\s+Options\s+Unit\s+Total\n/);
+    assert.match(table.stdout, /\nTotal\s+€\d+\.\d\d/);
+
+    // An order with a discount row: subtotal subtracts it.
+    const page = await t.run(["profile", "orders", "--limit", "50", ...J]);
+    let checked = 0;
+    const details = await runAll(
+      t,
+      page.json<OrderList>().data.orders.slice(0, 12).map((o) => ["account", "order", o.purchase_id, ...J]),
+    );
+    for (const r of details) {
+      const x = r.json<any>().data;
+      assert.equal(x.totals.total.amount, x.totals.subtotal.amount + x.totals.tip.amount);
+      if (x.discounts.length) {
+        const sum = x.discounts.reduce((s: number, row: any) => s + row.amount.amount, 0);
+        assert.equal(x.totals.discounts.amount, sum);
+        checked++;
+      }
+    }
+    assert.ok(checked > 0, "at least one discounted order among the newest 12");
+
+    t.sandbox.clearLog();
+    const missing = await t.run(["profile", "orders", "show", "65c0000000000000000fffff", ...J]);
+    assertError(missing, "SVC_NOT_FOUND", 1, "unknown purchase id");
+    assert.equal(t.log().length, 1);
+    t.sandbox.clearLog();
+    const bad = await runAll(t, [
+      ["account", "order", "../etc", ...J],
+      ["profile", "orders", "show", "a b", ...J],
+    ]);
+    for (const r of bad) assertError(r, "SVC_INVALID_ARGUMENT", 2, r.stdout);
+    const usage = await t.run(["account", "order", ...J]);
+    assertError(usage, "SVC_USAGE", 2, "missing purchase id");
+    assert.deepEqual(t.log(), []);
+  });
+});
+
+type Address = {
+  address_id: string;
+  label: string | null;
+  street: string | null;
+  is_default: boolean;
+  alias: string | null;
+  type: string | null;
+  lat: number | null;
+  lon: number | null;
+  details: Record<string, string>;
+  is_active: boolean | null;
+};
+
+Deno.test("addresses: list in both layouts, --active-only, local copy kept in the profile", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    const [grouped, top, active, table] = await runAll(t, [
+      ["profile", "addresses", ...J],
+      ["account", "addresses", ...J],
+      ["profile", "addresses", "--active-only", ...J],
+      ["account", "addresses"],
+    ]);
+    const d =
+      grouped.json<{ addresses: Address[]; count: number; profile_default_address_id: string }>().data;
+    assert.deepEqual(top.json<any>().data, d);
+    assert.equal(d.count, 4);
+    assert.equal(d.profile_default_address_id, HOME);
+    const home = d.addresses[0];
+    assert.equal(home.address_id, HOME);
+    assert.equal(home.label, "home");
+    assert.equal(home.street, "Kotikatu 5");
+    assert.equal(home.is_default, true);
+    assert.equal(home.type, "apartment");
+    assert.deepEqual([home.lat, home.lon], [60.1699, 24.9384], "GeoJSON [lon, lat] read the right way round");
+    assert.equal(home.details.entrance, "A");
+    assert.deepEqual(d.addresses.map((a) => a.is_default), [true, false, false, false]);
+    assert.equal(d.addresses[3].is_active, false);
+    const act = active.json<{ addresses: Address[]; count: number }>().data;
+    assert.deepEqual(
+      act.addresses.map((a) => a.address_id),
+      d.addresses.slice(0, 3).map((a) => a.address_id),
+    );
+    assert.equal(act.count, 3);
+    assert.match(table.stdout, /^Id\s+Label\s+Alias\s+Street\s+Type\s+Default\s+Active\n/);
+    assert.match(
+      table.stdout,
+      /66a000000000000000000004\s+work\s+Old office\s+Vanhatie 7\s+office\s+no\s+no/,
+    );
+    assert.deepEqual(calls(t.log()), [INFO, INFO, INFO, INFO]);
+    const p = await mustProfile(t);
+    assert.deepEqual(Object.keys(p.svc_addresses).sort(), [
+      HOME,
+      WORK,
+      "66a000000000000000000003",
+      "66a000000000000000000004",
+    ]);
+    assert.equal(p.svc_addresses[HOME].street, "Kotikatu 5");
+    assert.equal(p.svc_addresses[HOME].details.entrance, "A");
+
+    // The local pointer decides the default.
+    await t.run(["profile", "addresses", "use", WORK]);
+    const again = await t.run(["account", "addresses", ...J]);
+    const a2 =
+      again.json<{ addresses: Address[]; profile_default_address_id: string; svc_address_id: string }>()
+        .data;
+    assert.equal(a2.profile_default_address_id, WORK);
+    assert.equal(a2.svc_address_id, WORK);
+    assert.deepEqual(a2.addresses.filter((a) => a.is_default).map((a) => a.address_id), [WORK]);
+
+    // Updating the selected address moves the pointer to the new version (with a warning).
+    const upd = await t.run([
+      "account",
+      "addresses",
+      "update",
+      WORK,
+      "--address",
+      "Toimistotie 4",
+      "--lat",
+      "60.1603",
+      "--lon",
+      "24.9202",
+      "--label",
+      "work",
+      ...J,
+    ]);
+    const u = upd.json<any>();
+    assert.equal(u.data.svc_address_id, "66a000000000000000000005");
+    assert.equal(u.data.set_default_profile, false);
+    assert.match(u.warnings.join(" "), /now points at the new version/);
+    assert.equal((await mustProfile(t)).svc_address_id, "66a000000000000000000005");
+  });
+});
+
+Deno.test("addresses: add → update → use → links → remove round trip across both layouts", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    // add (top-level layout), every flag except --set-default-profile.
+    const add = await t.run([
+      "account",
+      "addresses",
+      "add",
+      "--address",
+      "Uusitie 3",
+      "--lat",
+      "60.2",
+      "--lon",
+      "24.95",
+      "--type",
+      "House",
+      "--label",
+      "work",
+      "--alias",
+      "Studio",
+      "--detail",
+      "entrance=B",
+      "--detail",
+      "floor=2",
+      ...J,
+    ]);
+    assert.equal(add.code, 0, add.stdout + add.stderr);
+    const added = add.json<any>().data;
+    assert.equal(added.mutation, "add");
+    assert.equal(added.address.address_id, "66a000000000000000000005");
+    assert.equal(added.address.street, "Uusitie 3");
+    assert.equal(added.address.is_default, false);
+    assert.equal(added.svc_address_id, null);
+    const log = t.log();
+    assert.deepEqual(calls(log), [ME, "POST user_api /v2/delivery/info"]);
+    assert.deepEqual(log[1].body, {
+      label_type: "work",
+      alias: "Studio",
+      location: {
+        location_type: "house",
+        address_form_fields: { entrance: "B", floor: "2" },
+        address: "Uusitie 3",
+        city: "",
+        country: "FIN",
+        override_google_place_coordinates: false,
+        user_coordinates: { type: "Point", coordinates: [24.95, 60.2] },
+        google_place_coordinates: { type: "Point", coordinates: [24.95, 60.2] },
+      },
+    });
+    let p = await mustProfile(t);
+    assert.equal(p.svc_address_id, undefined, "no --set-default-profile: pointer untouched");
+    assert.equal(p.svc_addresses["66a000000000000000000005"].street, "Uusitie 3");
+
+    // The user's country is sent, not a fixed FIN.
+    t.sandbox.setFaults([{
+      host: "user_api",
+      path: "/v1/user/me",
+      status: 200,
+      body: { user: { _id: { $oid: "65f000000000000000000001" }, country: "swe" } },
+      times: 1,
+    }]);
+    t.sandbox.clearLog();
+    const swe = await t.run([
+      "profile",
+      "addresses",
+      "add",
+      "--address",
+      "Gatan 1",
+      "--lat",
+      "59.3",
+      "--lon",
+      "18.07",
+      ...J,
+    ]);
+    assert.equal(swe.code, 0, swe.stdout);
+    const sweBody = t.log()[1].body as any;
+    assert.equal(sweBody.location.country, "SWE");
+    assert.equal(sweBody.label_type, "other", "defaults: label other");
+    assert.equal(sweBody.location.location_type, "other", "defaults: type other");
+    assert.equal("alias" in sweBody, false);
+    assert.deepEqual(sweBody.location.address_form_fields, {});
+    const sweId = swe.json<any>().data.address.address_id;
+    assert.equal(sweId, "66a000000000000000000006");
+
+    // update (grouped layout) with --set-default-profile: validates the id, posts a new version.
+    t.sandbox.clearLog();
+    const upd = await t.run([
+      "profile",
+      "addresses",
+      "update",
+      "66a000000000000000000005",
+      "--address",
+      "Uusitie 3 B",
+      "--lat",
+      "60.2001",
+      "--lon",
+      "24.9502",
+      "--type",
+      "apartment",
+      "--label",
+      "home",
+      "--detail",
+      "entrance=C",
+      "--set-default-profile",
+      ...J,
+    ]);
+    assert.equal(upd.code, 0, upd.stdout + upd.stderr);
+    const u = upd.json<any>().data;
+    assert.equal(u.mutation, "update");
+    assert.equal(u.previous_version, "66a000000000000000000005");
+    const newId = u.address.address_id;
+    assert.equal(newId, "66a000000000000000000007");
+    assert.equal(u.svc_address_id, newId);
+    assert.equal(u.address.is_default, true);
+    assert.equal(u.set_default_profile, true);
+    assert.deepEqual(calls(t.log()), [INFO, ME, "POST user_api /v2/delivery/info"]);
+    const updBody = t.log()[2].body as any;
+    assert.equal(updBody.previous_version, "66a000000000000000000005");
+    assert.deepEqual(updBody.location.user_coordinates.coordinates, [24.9502, 60.2001]);
+    p = await mustProfile(t);
+    assert.equal(p.svc_address_id, newId);
+    assert.equal(
+      p.svc_addresses["66a000000000000000000005"],
+      undefined,
+      "the old version leaves the local copy",
+    );
+    assert.equal(p.svc_addresses[newId].details.entrance, "C");
+
+    // use (top level) and links: local only.
+    t.sandbox.clearLog();
+    const use = await t.run(["account", "addresses", "use", WORK, ...J]);
+    assert.equal(use.code, 0, use.stdout);
+    assert.deepEqual(use.json<any>().data, {
+      svc_address_id: WORK,
+      previous_svc_address_id: newId,
+      known_locally: true,
+      street: "Toimistotie 2",
+    });
+    assert.equal((await mustProfile(t)).svc_address_id, WORK);
+    const links = await t.run(["profile", "addresses", "links", ...J]);
+    const l = links.json<any>().data;
+    assert.equal(l.address_id, WORK, "links default to svc_address_id");
+    assert.equal(
+      l.address_link,
+      "https://www.google.com/maps/search/?api=1&query=Toimistotie%202%2C%2000180%20Helsinki",
+    );
+    assert.equal(l.entrance_link, "https://www.google.com/maps/search/?api=1&query=60.160200%2C24.920100");
+    assert.equal(l.coordinates_link, l.entrance_link, "same pin and place point in the seed");
+    assert.equal(l.entrance, null);
+    const links2 = await t.run(["account", "addresses", "links", newId, ...J]);
+    const l2 = links2.json<any>().data;
+    assert.equal(l2.entrance, "C");
+    assert.equal(l2.address_link, "https://www.google.com/maps/search/?api=1&query=Uusitie%203%20B");
+    assert.equal(l2.entrance_link, "https://www.google.com/maps/search/?api=1&query=60.200100%2C24.950200");
+    const linksTable = await t.run(["profile", "addresses", "links", newId]);
+    assert.match(linksTable.stdout, /^Address links\nField\s+Value\n/);
+    assert.match(linksTable.stdout, /coordinates_link\s+https:\/\/www\.google\.com\/maps\//);
+    assert.deepEqual(t.log(), [], "use and links never call upstream");
+
+    // use of an id without a local copy: accepted with a warning; links then cannot help.
+    const unknown = "66a0000000000000000000ff";
+    const use2 = await t.run(["profile", "addresses", "use", unknown, ...J]);
+    assert.equal(use2.json<any>().data.known_locally, false);
+    assert.match(use2.json().warnings.join(" "), /not in the local copy/);
+    assertError(await t.run(["profile", "addresses", "links", ...J]), "SVC_NOT_FOUND", 1, "no local copy");
+    assert.deepEqual(t.log(), []);
+
+    // remove (both layouts): checked against the list, then DELETE; the pointer clears when it was selected.
+    await t.run(["profile", "addresses", "use", newId]);
+    const rm = await t.run(["profile", "addresses", "remove", newId, ...J]);
+    assert.equal(rm.code, 0, rm.stdout);
+    assert.deepEqual(rm.json<any>().data, {
+      mutation: "remove",
+      address_id: newId,
+      removed: true,
+      svc_address_id: null,
+      svc_address_id_cleared: true,
+    });
+    assert.deepEqual(calls(t.log()), [INFO, `DELETE user_api /v2/delivery/info/${newId}`]);
+    p = await mustProfile(t);
+    assert.equal(p.svc_address_id, undefined);
+    assert.equal(p.svc_addresses[newId], undefined);
+    t.sandbox.clearLog();
+    const rm2 = await t.run(["account", "addresses", "remove", sweId]);
+    assert.equal(rm2.code, 0, rm2.stderr);
+    assert.match(rm2.stdout, /^Address removed\n/);
+    assert.deepEqual(calls(t.log()), [INFO, `DELETE user_api /v2/delivery/info/${sweId}`]);
+    const final = await t.run(["account", "addresses", ...J]);
+    assert.deepEqual(
+      final.json<{ addresses: Address[] }>().data.addresses.map((a) => a.address_id),
+      [HOME, WORK, "66a000000000000000000003", "66a000000000000000000004"],
+    );
+    assertError(
+      await t.run(["profile", "addresses", "links", ...J]),
+      "SVC_INVALID_ARGUMENT",
+      2,
+      "links with nothing selected",
+    );
+  });
+});
+
+Deno.test("addresses: invalid input and unknown ids fail before any mutation and write nothing", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    const before = await Deno.readTextFile(t.configPath);
+    const base = ["--address", "Uusitie 1", "--lat", "60.1", "--lon", "24.9"];
+    const cases: Array<[string[], string]> = [
+      [["profile", "addresses", "add", "--lat", "60", "--lon", "24"], "--address is required"],
+      [
+        ["profile", "addresses", "add", "--address", "  ", "--lat", "60", "--lon", "24"],
+        "--address is required",
+      ],
+      [["account", "addresses", "add", "--address", "X 1", "--lon", "24"], "--lat is required"],
+      [["account", "addresses", "add", "--address", "X 1", "--lat", "60"], "--lon is required"],
+      [["profile", "addresses", "add", "--address", "X 1", "--lat", "91", "--lon", "24"], "--lat"],
+      [["profile", "addresses", "add", "--address", "X 1", "--lat", "60", "--lon", "-180.5"], "--lon"],
+      [["profile", "addresses", "add", "--address", "X 1", "--lat", "north", "--lon", "24"], "--lat"],
+      [
+        ["profile", "addresses", "add", ...base, "--type", "castle"],
+        "apartment, office, house, outdoor, other",
+      ],
+      [["account", "addresses", "add", ...base, "--label", "school"], "home, work, other"],
+      [["profile", "addresses", "add", ...base, "--detail", "entrance"], "key=value"],
+      [["profile", "addresses", "add", ...base, "--detail", "=A"], "key=value"],
+      [["profile", "addresses", "add", ...base, "--detail", "floor="], "key=value"],
+      [
+        ["profile", "addresses", "add", ...base, "--detail", "floor=1", "--detail", "floor=2"],
+        "more than once",
+      ],
+      [["profile", "addresses", "add", ...base, "--alias", " "], "--alias"],
+      [["profile", "addresses", "update", "home", ...base], "not an address id"],
+      [["account", "addresses", "update", HOME, "--address", "X 1", "--lat", "100", "--lon", "1"], "--lat"],
+      [["profile", "addresses", "remove", "66a00000000000000000000"], "not an address id"],
+      [["account", "addresses", "use", "my-home"], "not an address id"],
+      [["profile", "addresses", "links", "nope"], "not an address id"],
+    ];
+    const results = await runAll(t, cases.map(([a]) => [...a, ...J]));
+    results.forEach((r, i) => {
+      assertError(r, "SVC_INVALID_ARGUMENT", 2, cases[i][0].join(" "));
+      assert.ok(
+        r.json().error!.message.includes(cases[i][1]),
+        `${cases[i][1]} in ${r.json().error!.message}`,
+      );
+    });
+    assert.deepEqual(t.log(), [], "no upstream call on validation failures");
+
+    // Unknown ids: SVC_NOT_FOUND after reading the list; no POST or DELETE.
+    const missing = "66a0000000000000000000aa";
+    const upd = await t.run([
+      "account",
+      "addresses",
+      "update",
+      missing,
+      ...base,
+      "--set-default-profile",
+      ...J,
+    ]);
+    assertError(upd, "SVC_NOT_FOUND", 1, "update unknown id");
+    assert.match(upd.json().error!.message, new RegExp(missing));
+    const rm = await t.run(["profile", "addresses", "remove", missing, ...J]);
+    assertError(rm, "SVC_NOT_FOUND", 1, "remove unknown id");
+    assert.deepEqual(calls(t.log()), [INFO, INFO]);
+    assert.equal(await Deno.readTextFile(t.configPath), before, "nothing written locally");
+
+    // An upstream rejection of the POST writes nothing either.
+    t.sandbox.clearLog();
+    t.sandbox.setFaults([{
+      host: "user_api",
+      method: "POST",
+      path: "/v2/delivery/info",
+      status: 500,
+      times: 1,
+    }]);
+    const failed = await t.run(["profile", "addresses", "add", ...base, "--set-default-profile", ...J]);
+    assertError(failed, "SVC_UPSTREAM_TEMPORARY", 1, "POST failed");
+    assert.deepEqual(calls(t.log()), [ME, "POST user_api /v2/delivery/info"], "a mutation is never retried");
+    assert.equal(await Deno.readTextFile(t.configPath), before);
+
+    // A hand-edited local copy never crashes `links`.
+    const cfg = (await t.readConfig()) as Profiles;
+    cfg.profiles.default.svc_addresses = { [HOME]: "junk", [WORK]: { details: 5 } };
+    cfg.profiles.default.svc_address_id = HOME;
+    await t.writeConfig(cfg);
+    assertError(await t.run(["profile", "addresses", "links", ...J]), "SVC_NOT_FOUND", 1, "junk copy");
+    assertError(await t.run(["account", "addresses", "links", WORK, ...J]), "SVC_NOT_FOUND", 1, "empty copy");
+  });
+});
+
+type Payments = {
+  methods: Array<{
+    method_id: string;
+    type: string;
+    label: string;
+    is_default: boolean;
+    is_available_for_checkout: boolean | null;
+    last_four: string | null;
+    sources: string[];
+  }>;
+  count: number;
+  lists: { profile: string; legacy: string };
+};
+
+Deno.test("payments: both lists merged without duplicates, masking, label filter, partial failure", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    const [grouped, top, masked, label, table, yaml] = await runAll(t, [
+      ["profile", "payments", ...J],
+      ["account", "payments", ...J],
+      ["account", "payments", "--mask-sensitive", ...J],
+      ["profile", "payments", "--label", "EXPRESS", ...J],
+      ["profile", "payments"],
+      ["account", "payments", "--format", "yaml"],
+    ]);
+    const d = grouped.json<Payments>().data;
+    assert.deepEqual(top.json<any>().data, d);
+    assert.deepEqual((load(yaml.stdout) as any).data, d);
+    assert.deepEqual(d.methods.map((m) => m.method_id), [
+      "67a000000000000000000001",
+      "67a000000000000000000003",
+      "cash",
+      "67a000000000000000000002",
+    ]);
+    assert.equal(d.count, 4);
+    assert.deepEqual(d.lists, { profile: "ok", legacy: "ok" });
+    const visa = d.methods[0];
+    assert.deepEqual(visa, {
+      method_id: "67a000000000000000000001",
+      type: "card",
+      label: "Visa •••• 4242",
+      is_default: true,
+      is_available_for_checkout: true,
+      last_four: "4242",
+      sources: ["profile", "legacy"],
+    });
+    const cash = d.methods[2];
+    assert.equal(cash.type, "cash");
+    assert.equal(cash.is_available_for_checkout, false);
+    assert.deepEqual(d.methods[3].sources, ["legacy"]);
+    assert.equal(d.methods[3].label, "Mastercard •••• 5454");
+    assert.ok(d.methods.every((m) => m.method_id !== "add-card" && m.type !== "add_card"), "buttons skipped");
+    const mk = masked.json<Payments>().data;
+    assert.equal(mk.count, 4);
+    assert.ok(!/4242|5454|0005/.test(masked.stdout), "no card digits with --mask-sensitive");
+    assert.ok(mk.methods.every((m) => m.last_four === null));
+    assert.equal(mk.methods[0].label, "Visa •••• ••••");
+    assert.deepEqual(label.json<Payments>().data.methods.map((m) => m.method_id), [
+      "67a000000000000000000003",
+    ]);
+    assert.match(table.stdout, /^Id\s+Type\s+Label\s+Default\s+Checkout\n/);
+    assert.match(table.stdout, /cash\s+cash\s+Cash\s+no\s+no/);
+    const log = t.log();
+    const profileCall = log.find((e) => e.host === "payment")!;
+    assert.equal(profileCall.path, "/v1/payment-methods/profile");
+    const q = new URLSearchParams(profileCall.query);
+    assert.equal(q.get("country"), "FIN");
+    assert.equal(q.get("is_ftu"), "false");
+    assert.ok(q.get("available_methods")!.split(",").includes("card"));
+    assert.equal(log.filter((e) => e.path === "/v3/user/me/payment_methods").length, 6);
+    assert.equal(log.filter((e) => e.host === "payment").length, 6);
+
+    // One list failing yields the other with a warning; both failing is an error.
+    t.sandbox.clearLog();
+    t.sandbox.setFaults([{ host: "payment", path: "/v1/payment-methods/profile", status: 500 }]);
+    const legacyOnly = await t.run(["profile", "payments", ...J]);
+    assert.equal(legacyOnly.code, 0, legacyOnly.stdout);
+    const lo = legacyOnly.json<Payments>();
+    assert.deepEqual(lo.data.methods.map((m) => m.method_id), [
+      "67a000000000000000000001",
+      "67a000000000000000000002",
+    ]);
+    assert.deepEqual(lo.data.lists, { profile: "failed", legacy: "ok" });
+    assert.match(lo.warnings.join(" "), /payment profile list failed/);
+    t.sandbox.setFaults([{ host: "user_api", path: "/v3/user/me/payment_methods", status: 500 }]);
+    const profileOnly = await t.run(["account", "payments", ...J]);
+    const po = profileOnly.json<Payments>();
+    assert.deepEqual(po.data.methods.map((m) => m.method_id), [
+      "67a000000000000000000001",
+      "67a000000000000000000003",
+      "cash",
+    ]);
+    assert.match(po.warnings.join(" "), /legacy payment list failed/);
+    t.sandbox.setFaults([
+      { host: "user_api", path: "/v3/user/me/payment_methods", status: 500 },
+      { host: "payment", path: "/v1/payment-methods/profile", status: 500 },
+    ]);
+    const both = await t.run(["profile", "payments", ...J]);
+    assertError(both, "SVC_UPSTREAM_TEMPORARY", 1, "both lists failed");
+    assert.match(both.json().error!.message, /both payment method lists failed/);
+    t.sandbox.setFaults([]);
+    t.sandbox.clearLog();
+    assertError(
+      await t.run(["profile", "payments", "--label", "", ...J]),
+      "SVC_INVALID_ARGUMENT",
+      2,
+      "empty label",
+    );
+    assert.deepEqual(t.log(), []);
+  });
+});
+
+type Favorites = {
+  location: { lat: number; lon: number; source: string };
+  venues: Array<{ name: string; slug: string; venue_id: string; rating: number | null }>;
+  count: number;
+  total: number;
+  next_offset: number | null;
+};
+const FAV = "GET consumer_api /v1/pages/venue-list/profile/favourites";
+
+Deno.test("favorites: list at a location in both layouts, paging, add/remove by slug, id and URL", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    const at = ["--lat", "60.17", "--lon", "24.94"];
+    const [grouped, list, british, top, paged, hidden, table] = await runAll(t, [
+      ["profile", "favorites", ...at, ...J],
+      ["profile", "favorites", "list", ...at, ...J],
+      ["profile", "favourites", ...at, ...J],
+      ["account", "favorites", ...at, ...J],
+      ["account", "favorites", ...at, "--limit", "2", "--page", "2", ...J],
+      ["account", "favorites", "list", ...at, "--limit", "1", "--offset", "1", ...J],
+      ["profile", "favorites", ...at],
+    ]);
+    const d = grouped.json<Favorites>().data;
+    assert.deepEqual(d.venues.map((v) => v.slug), ["pasta-piccola", "sakura-sushi-bar", "kallio-burger"]);
+    assert.deepEqual(d.venues.map((v) => v.venue_id), [
+      "650000000000000000000aa1",
+      "650000000000000000000aa2",
+      "650000000000000000000aa3",
+    ]);
+    assert.equal(d.count, 3);
+    assert.deepEqual([d.location.lat, d.location.lon, d.location.source], [60.17, 24.94, "coordinates"]);
+    assert.deepEqual(Object.keys(d.venues[0]).sort(), [
+      "badges",
+      "delivery_estimate",
+      "delivery_fee",
+      "menu_highlights",
+      "name",
+      "price_range",
+      "promotions",
+      "rating",
+      "slug",
+      "tagline",
+      "top_offer",
+      "venue_id",
+      "wolt_plus",
+    ]);
+    for (const r of [list, british, top]) assert.deepEqual(r.json<Favorites>().data.venues, d.venues);
+    const pg = paged.json<Favorites>().data;
+    assert.deepEqual(pg.venues.map((v) => v.slug), ["kallio-burger"]);
+    assert.deepEqual([pg.count, pg.total, pg.next_offset], [1, 3, null]);
+    const hd = hidden.json<Favorites>().data;
+    assert.deepEqual(hd.venues.map((v) => v.slug), ["sakura-sushi-bar"]);
+    assert.equal(hd.next_offset, 2);
+    assert.match(table.stdout, /^Venue\s+Slug\s+Tagline\s+Top offer\s+Rating\s+Delivery\s+Fee\s+Plus\n/);
+    assert.match(table.stdout, /\+ Pasta Piccola\s+pasta-piccola/);
+    assert.match(table.stdout, /3 of 3 favorite\(s\)/);
+    assert.deepEqual(calls(t.log()), Array(7).fill(FAV));
+    assert.ok(t.log().every((e) => e.query === "lat=60.170000&lon=24.940000"), "6 decimals");
+
+    // Without flags the location comes from the account (default address).
+    t.sandbox.clearLog();
+    const def = await t.run(["profile", "favorites", ...J]);
+    assert.equal(def.json<Favorites>().data.location.source, "account_default");
+    assert.deepEqual(calls(t.log()), [INFO, FAV]);
+    assert.equal(t.log()[1].query, "lat=60.169900&lon=24.938400");
+    t.sandbox.clearLog();
+    const geo = await t.run(["account", "favorites", "--address", "Toimistotie 2, Helsinki", ...J]);
+    assert.deepEqual(geo.json<Favorites>().data.location.source, "address");
+    assert.deepEqual(calls(t.log()), ["GET user_api /v1/google/geocode/json", FAV]);
+    assert.equal(t.log()[1].query, "lat=60.160200&lon=24.920100");
+
+    // add/remove by slug (static page, then PUT), by id (PUT only) and by URL.
+    t.sandbox.clearLog();
+    const addSlug = await t.run(["profile", "favorites", "add", "pho-saigon", ...J]);
+    assert.equal(addSlug.code, 0, addSlug.stdout);
+    assert.deepEqual(addSlug.json<any>().data, {
+      mutation: "add",
+      venue_id: "650000000000000000000e01",
+      slug: "pho-saigon",
+      favorite: true,
+    });
+    assert.deepEqual(calls(t.log()), [
+      "GET consumer_api /order-xp/web/v1/pages/venue/slug/pho-saigon/static",
+      "PUT user_api /v3/venues/favourites/650000000000000000000e01",
+    ]);
+    t.sandbox.clearLog();
+    const addId = await t.run(["account", "favorites", "add", "650000000000000000000E02", ...J]);
+    assert.equal(addId.json<any>().data.venue_id, "650000000000000000000e02");
+    assert.deepEqual(calls(t.log()), ["PUT user_api /v3/venues/favourites/650000000000000000000e02"]);
+    t.sandbox.clearLog();
+    const addUrl = await t.run([
+      "account",
+      "favorites",
+      "add",
+      "https://wolt.com/en/fin/helsinki/venue/curry-house",
+    ]);
+    assert.equal(addUrl.code, 0, addUrl.stderr);
+    assert.match(addUrl.stdout, /^Favorite added\n/);
+    assert.deepEqual(calls(t.log()), [
+      "GET consumer_api /order-xp/web/v1/pages/venue/slug/curry-house/static",
+      "PUT user_api /v3/venues/favourites/650000000000000000000e04",
+    ]);
+    const after = await t.run(["account", "favorites", ...at, ...J]);
+    assert.deepEqual(after.json<Favorites>().data.venues.map((v) => v.slug), [
+      "pasta-piccola",
+      "sakura-sushi-bar",
+      "kallio-burger",
+      "pho-saigon",
+      "taqueria-lumi",
+      "curry-house",
+    ]);
+
+    t.sandbox.clearLog();
+    const rmUrl = await t.run([
+      "profile",
+      "favorites",
+      "remove",
+      "https://wolt.com/en/fin/helsinki/restaurant/pho-saigon",
+      ...J,
+    ]);
+    assert.deepEqual(rmUrl.json<any>().data, {
+      mutation: "remove",
+      venue_id: "650000000000000000000e01",
+      slug: "pho-saigon",
+      favorite: false,
+    });
+    const rmId = await t.run(["profile", "favorites", "remove", "650000000000000000000e02", ...J]);
+    assert.equal(rmId.code, 0);
+    const rmSlug = await t.run(["account", "favorites", "remove", "curry-house", ...J]);
+    assert.equal(rmSlug.json<any>().data.venue_id, "650000000000000000000e04");
+    assert.deepEqual(calls(t.log()), [
+      "DELETE user_api /v3/venues/favourites/650000000000000000000e01",
+      "DELETE user_api /v3/venues/favourites/650000000000000000000e02",
+      "DELETE user_api /v3/venues/favourites/650000000000000000000e04",
+    ], "slugs already resolved come from the slug cache");
+    const rmOrig = await t.run(["profile", "favorites", "remove", "sakura-sushi-bar", ...J]);
+    assert.equal(rmOrig.code, 0);
+    const end = await t.run(["profile", "favorites", "list", ...at, ...J]);
+    assert.deepEqual(end.json<Favorites>().data.venues.map((v) => v.slug), [
+      "pasta-piccola",
+      "kallio-burger",
+    ]);
+
+    // Errors: bad refs and location flags are usage errors without calls; unknown slugs never PUT.
+    t.sandbox.clearLog();
+    const bad = await runAll(t, [
+      ["profile", "favorites", "add", "Not a venue!", ...J],
+      ["account", "favorites", "remove", "https://example.test/nothing", ...J],
+      ["profile", "favorites", "--lat", "60.1", ...J],
+      ["profile", "favorites", "--lat", "95", "--lon", "24", ...J],
+      ["profile", "favorites", "--address", "Kotikatu 5", "--lat", "60", "--lon", "24", ...J],
+      ["account", "favorites", "--page", "2", ...J],
+      ["account", "favorites", "--limit", "0", ...J],
+    ]);
+    for (const r of bad) assertError(r, "SVC_INVALID_ARGUMENT", 2, r.stdout);
+    assert.deepEqual(t.log(), []);
+    const unknown = await t.run(["profile", "favorites", "add", "no-such-venue", ...J]);
+    assertError(unknown, "SVC_VENUE_UNRESOLVED", 1, "unknown slug");
+    assert.deepEqual(calls(t.log()), [
+      "GET consumer_api /order-xp/web/v1/pages/venue/slug/no-such-venue/static",
+    ]);
+  });
+});

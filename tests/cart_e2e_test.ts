@@ -1,0 +1,547 @@
+/** Basket and checkout end to end: the nine `cart add` rules, remove/clear, checkout modes, no placement. */
+
+import assert from "node:assert/strict";
+import { calls, type Env, withEnv } from "./helpers.ts";
+import type { RequestLogEntry } from "../src/sandbox/types.ts";
+
+const AT = ["--lat", "60.1699", "--lon", "24.9384"];
+const PP = "pasta-piccola";
+const PP_ID = "650000000000000000000aa1";
+const CARBONARA = "651000000000000000000b01";
+const TIRAMISU = "651000000000000000000b09";
+const FOCACCIA = "651000000000000000000b08";
+const POST_BASKET = "POST consumer_api /order-xp/v1/baskets";
+
+type Line = {
+  id: string;
+  count: number;
+  price: number;
+  options: Array<{ id: string; values: Array<{ id: string; count: number; price: number }> }>;
+};
+
+async function signedIn(t: Env): Promise<void> {
+  const s = await t.sandbox.mintSession();
+  const r = await t.run(["login", "--wtoken", s.access_token]);
+  assert.equal(r.code, 0);
+  t.sandbox.clearLog();
+}
+
+const posts = (log: RequestLogEntry[]) =>
+  log.filter((e) => e.method === "POST" && e.path === "/order-xp/v1/baskets");
+const basketWrites = (log: RequestLogEntry[]) =>
+  log.filter((e) => e.method === "POST" && /\/order-xp\/v1\/baskets(\/bulk\/delete)?$/.test(e.path));
+
+async function add(t: Env, args: string[]) {
+  return await t.run(["cart", "add", ...args, ...AT, "--format", "json"]);
+}
+
+async function basket(t: Env) {
+  const r = await t.run(["cart", ...AT, "--format", "json"]);
+  assert.equal(r.code, 0, r.stdout);
+  return r.json<{ basket: { id: string; lines: Line[]; total_items: number } | null; basket_count: number }>()
+    .data;
+}
+
+Deno.test("cart requires a session and makes no call without one", async () => {
+  await withEnv(async (t) => {
+    for (
+      const args of [["cart"], ["cart", "count"], ["cart", "add", PP, CARBONARA], ["cart", "clear"], [
+        "checkout",
+      ]]
+    ) {
+      const r = await t.run([...args, ...(args[1] === "count" ? [] : AT), "--format", "json"]);
+      assert.equal(r.code, 4, args.join(" "));
+      assert.equal(r.json().error?.code, "SVC_AUTH_REQUIRED");
+    }
+    assert.deepEqual(t.log().filter((e) => e.host !== "consumer_api" || !e.path.includes("/venue/")), []);
+  });
+});
+
+Deno.test("cart add: rules 1, 2, 5, 8, 9 — venue id, item data, options, default count, merge of existing lines", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    // Options by name (case-insensitive) and by id, with a value count; default count 1.
+    let r = await add(t, [
+      PP,
+      CARBONARA,
+      "--option",
+      "size=large",
+      "--option",
+      "653000000000000000000d02=655000000000000000000f05",
+      "--option",
+      "extra TOPPINGS=burrata",
+    ]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const d = r.json<
+      {
+        basket_id: string;
+        venue_id: string;
+        mutation: string;
+        line_id: string;
+        total_items: number;
+        total: { amount: number };
+      }
+    >().data;
+    assert.equal(d.mutation, "add");
+    assert.equal(d.venue_id, PP_ID);
+    assert.equal(d.line_id, CARBONARA);
+    assert.equal(d.total_items, 1);
+    const unit = 1390 + 300 + 250 + 390;
+    assert.equal(d.total.amount, unit);
+    const post = posts(t.log())[0];
+    assert.equal((post.body as { venue_id: string }).venue_id, PP_ID, "rule 1: keyed by the 24-hex venue id");
+    assert.equal((post.body as { currency: string }).currency, "EUR");
+    const line = (post.body as { items: Line[] }).items[0];
+    assert.equal(line.count, 1, "rule 8: one unit by default");
+    assert.equal(line.price, unit, "line price is the line total");
+    assert.deepEqual(line.options, [
+      { id: "653000000000000000000d01", values: [{ id: "655000000000000000000f02", count: 1, price: 300 }] },
+      {
+        id: "653000000000000000000d02",
+        values: [{ id: "655000000000000000000f05", count: 1, price: 250 }, {
+          id: "655000000000000000000f06",
+          count: 1,
+          price: 390,
+        }],
+      },
+    ]);
+    // Rule 2: the item endpoint was read before the mutation.
+    const order = calls(t.log());
+    assert.ok(
+      order.indexOf(`GET consumer_api /order-xp/web/v1/pages/venue/${PP_ID}/item/${CARBONARA}`) <
+        order.indexOf(POST_BASKET),
+    );
+    // Totals re-read after the write.
+    assert.ok(order.lastIndexOf("GET consumer_api /order-xp/v1/baskets/count") > order.indexOf(POST_BASKET));
+
+    // Rule 9: a second item is added alongside the existing line (the full array is re-posted).
+    t.sandbox.clearLog();
+    r = await add(t, [PP, TIRAMISU, "--count", "3"]);
+    assert.equal(r.code, 0, r.stdout);
+    const items = (posts(t.log())[0].body as { items: Line[] }).items;
+    assert.deepEqual(items.map((i) => [i.id, i.count, i.price]), [[CARBONARA, 1, unit], [
+      TIRAMISU,
+      3,
+      3 * 690,
+    ]]);
+    // The same item with the same options merges into its line.
+    t.sandbox.clearLog();
+    await add(t, [PP, TIRAMISU]);
+    const merged = (posts(t.log())[0].body as { items: Line[] }).items;
+    assert.deepEqual(merged.map((i) => [i.id, i.count, i.price]), [[CARBONARA, 1, unit], [
+      TIRAMISU,
+      4,
+      4 * 690,
+    ]]);
+    const b = await basket(t);
+    assert.equal(b.basket!.total_items, 5);
+
+    // Item URL forms (one argument: the venue comes from the URL).
+    t.sandbox.clearLog();
+    r = await add(t, [`https://wolt.com/en/fin/helsinki/restaurant/${PP}/itemid-${FOCACCIA}`]);
+    assert.equal(r.code, 0, r.stdout);
+    r = await add(t, [`https://wolt.com/en/fin/helsinki/venue/${PP}?itemid=${FOCACCIA}`]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal((await basket(t)).basket!.lines.find((l) => l.id === FOCACCIA)!.count, 2);
+  });
+});
+
+Deno.test("cart add: option rule 5 failures and unknown prices never mutate", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    const cases: Array<[string[], RegExp]> = [
+      [[PP, CARBONARA], /needs at least 1 selection.*Regular.*\[default\]/],
+      [[PP, CARBONARA, "--option", "Size=Huge"], /unknown value "Huge"/],
+      [[PP, CARBONARA, "--option", "Sauce=Red", "--option", "Size=Regular"], /unknown option group "Sauce"/],
+      [[PP, CARBONARA, "--option", "Size=Regular", "--option", "Size=Large"], /at most 1/],
+      [[PP, CARBONARA, "--option", "Size=Regular", "--option", "Extra toppings=Chili flakes:4"], /at most 3/],
+    ];
+    for (const [args, msg] of cases) {
+      const r = await add(t, args);
+      assert.equal(r.code, 1, args.join(" "));
+      assert.equal(r.json().error?.code, "SVC_OPTION_INVALID", args.join(" "));
+      assert.match(r.json().error?.message ?? "", msg);
+    }
+    const bad = await add(t, [PP, CARBONARA, "--option", "nonsense"]);
+    assert.equal(bad.code, 2);
+    assert.deepEqual(basketWrites(t.log()), []);
+    // A value without price metadata is distinct from a free one: allowed, with a warning.
+    const r = await add(t, [PP, CARBONARA, "--option", "Size=Regular", "--option", "Pasta shape=Rigatoni"]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.ok(r.json().warnings.some((w) => w.includes("no price metadata")));
+    const free = await add(t, [
+      PP,
+      CARBONARA,
+      "--option",
+      "Size=Regular",
+      "--option",
+      "Extra toppings=Chili flakes",
+    ]);
+    assert.ok(
+      !free.json().warnings.some((w) => w.includes("no price metadata")),
+      "free (0) values need no warning",
+    );
+  });
+});
+
+Deno.test("cart add: rule 3 blocks sold-out, non-positive balance and missing items, even with --price/--name/--currency", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    const blocked: Array<[string, RegExp]> = [
+      ["651000000000000000000b02", /Sold out/i],
+      ["651000000000000000000b04", /out of stock|unavailable/i],
+      ["651000000000000000000b05", /out of stock|unavailable/i],
+      ["651000000000000000000fff", /not on the current menu/],
+    ];
+    for (const [id, msg] of blocked) {
+      const r = await add(t, [
+        PP,
+        id,
+        "--price",
+        "100",
+        "--name",
+        "Anything",
+        "--currency",
+        "EUR",
+        "--option",
+        "Size=Regular",
+      ]);
+      assert.equal(r.code, 1, id);
+      assert.equal(r.json().error?.code, "SVC_ITEM_UNAVAILABLE", `${id}: ${r.stdout}`);
+      assert.match(r.json().error?.message ?? "", msg);
+    }
+    assert.deepEqual(basketWrites(t.log()), [], "no mutation for blocked items");
+    // A positive balance (4) and a null balance (no constraint) are both fine.
+    assert.equal((await add(t, [PP, "651000000000000000000b06"])).code, 0);
+    assert.equal((await add(t, [PP, TIRAMISU])).code, 0);
+  });
+});
+
+Deno.test("cart add: rule 2 fallbacks when the item page fails; rule 3 unknown availability", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    t.sandbox.setFaults([{ path: `/order-xp/web/v1/pages/venue/${PP_ID}/item/*`, status: 500 }]);
+    const r = await add(t, [PP, TIRAMISU]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.ok(
+      calls(t.log()).includes(
+        `POST consumer_api /consumer-api/consumer-assortment/v1/venues/slug/${PP}/assortment/items`,
+      ),
+    );
+    assert.ok(r.json().warnings.some((w) => w.includes("assortment metadata")));
+    // Item page and assortment both down: venue content gives name and price, but availability cannot be verified.
+    t.sandbox.setFaults([
+      { path: `/order-xp/web/v1/pages/venue/${PP_ID}/item/*`, status: 500 },
+      { path: `/consumer-api/consumer-assortment/v1/venues/slug/${PP}/assortment/items`, status: 503 },
+    ]);
+    t.sandbox.clearLog();
+    const r2 = await add(t, [PP, FOCACCIA]);
+    assert.ok(calls(t.log()).some((c) => c.includes("/venue-content/slug/")), "venue content consulted");
+    assert.equal(r2.code, 0, r2.stdout);
+    t.sandbox.setFaults([]);
+  });
+});
+
+Deno.test("cart add: rule 1 and 4 failures — unresolvable venue, unknown currency — never mutate", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    let r = await add(t, ["no-such-venue", CARBONARA]);
+    assert.equal(r.json().error?.code, "SVC_VENUE_UNRESOLVED");
+    r = await add(t, ["650000000000000000000fff", CARBONARA]);
+    assert.equal(r.json().error?.code, "SVC_VENUE_UNRESOLVED");
+    r = await add(t, [PP_ID, TIRAMISU, "--venue-slug", "kallio-burger"]);
+    assert.equal(r.json().error?.code, "SVC_VENUE_UNRESOLVED");
+    r = await add(t, [PP_ID, TIRAMISU, "--venue-slug", PP]);
+    assert.equal(r.code, 0, r.stdout);
+    t.sandbox.clearLog();
+    r = await add(t, ["kallio-burger", `https://wolt.com/en/fin/helsinki/venue/${PP}/itemid-${TIRAMISU}`]);
+    assert.equal(r.json().error?.code, "SVC_VENUE_CONFLICT");
+    // The venue without a currency: no default currency is invented.
+    const meze = await t.run(["venue", "menu", "meze-merihaka", ...AT, "--format", "json"]);
+    const item = meze.json<{ items: Array<{ id: string; available: boolean | null; notice: boolean }> }>()
+      .data.items
+      .find((i) => i.available !== false && !i.notice)!;
+    t.sandbox.clearLog();
+    r = await add(t, ["meze-merihaka", item.id, "--currency", "EUR"]);
+    assert.equal(r.json().error?.code, "SVC_CURRENCY_UNKNOWN", r.stdout);
+    r = await add(t, [PP, TIRAMISU, "--currency", "USD"]);
+    assert.equal(r.json().error?.code, "SVC_CURRENCY_UNKNOWN");
+    assert.deepEqual(basketWrites(t.log()), []);
+  });
+});
+
+Deno.test("cart add: --query needs exactly one match (suggestions otherwise); --cheapest skips sold-out and unpriced", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    let r = await add(t, [PP, "--query", "a"]);
+    assert.equal(r.code, 1);
+    assert.equal(r.json().error?.code, "SVC_ITEM_AMBIGUOUS");
+    assert.ok((r.json().error?.details?.hint as string).startsWith("did you mean:"));
+    r = await add(t, [PP, "--query", "zzzz"]);
+    assert.equal(r.json().error?.code, "SVC_ITEM_NOT_FOUND");
+    assert.deepEqual(basketWrites(t.log()), []);
+    r = await add(t, [PP, "--query", "tiramisu"]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(r.json<{ line_id: string }>().data.line_id, TIRAMISU);
+    assert.ok(
+      calls(t.log()).includes(
+        `POST consumer_api /consumer-api/consumer-assortment/v1/venues/slug/${PP}/assortment/items/search`,
+      ),
+    );
+
+    // --cheapest alone: the cheapest in-stock, priced item (the 0-price notice and sold-out items skipped).
+    r = await add(t, [PP, "--cheapest"]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(
+      r.json<{ line_id: string }>().data.line_id,
+      "651000000000000000000b0c",
+      "San Pellegrino 350",
+    );
+    // With --query: the cheapest among names containing the text.
+    r = await add(t, [PP, "--cheapest", "--query", "pa"]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(r.json<{ line_id: string }>().data.line_id, "651000000000000000000b0a", "Panna cotta 650");
+    assert.equal((await add(t, [PP])).code, 2, "an item, --query or --cheapest is required");
+    assert.equal((await add(t, [PP, TIRAMISU, "--cheapest"])).code, 2);
+  });
+});
+
+Deno.test("cart add refuses to rebuild an incomplete basket snapshot (rule 9)", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    assert.equal((await add(t, [PP, TIRAMISU])).code, 0);
+    const page = await (await fetch(
+      `${t.sandbox.urls.consumer_api_url}/order-xp/web/v1/pages/baskets?lat=60.1699&lon=24.9384`,
+      {
+        headers: { authorization: `Bearer ${(await t.sandbox.mintSession()).access_token}` },
+      },
+    )).json();
+    delete page.baskets[0].items[0].price; // a line whose price the client cannot know
+    t.sandbox.setFaults([{ path: "/order-xp/web/v1/pages/baskets", status: 200, body: page }]);
+    t.sandbox.clearLog();
+    const r = await add(t, [PP, FOCACCIA]);
+    assert.equal(r.code, 1);
+    assert.equal(r.json().error?.code, "SVC_INVALID_BASKET");
+    assert.match(r.json().error?.message ?? "", /no line price/);
+    const rm = await t.run(["cart", "remove", TIRAMISU, ...AT, "--format", "json"]);
+    assert.equal(rm.json().error?.code, "SVC_INVALID_BASKET");
+    assert.deepEqual(basketWrites(t.log()), [], "nothing written");
+  });
+});
+
+Deno.test("a second writer between read and write: last write wins (no conditional write upstream)", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    assert.equal((await add(t, [PP, TIRAMISU])).code, 0);
+    // Our write is delayed after we read the basket; meanwhile another client adds Focaccia.
+    t.sandbox.setFaults([{ method: "POST", path: "/order-xp/v1/baskets", delay_ms: 1500, times: 1 }]);
+    const ours = t.spawn(["cart", "add", PP, "651000000000000000000b0a", ...AT, "--format", "json"]);
+    const deadline = Date.now() + 10_000;
+    while (
+      !t.sandbox.log().some((e) => e.path.endsWith("/item/651000000000000000000b0a")) && Date.now() < deadline
+    ) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const token = (await t.sandbox.mintSession()).access_token;
+    const other = await fetch(`${t.sandbox.urls.consumer_api_url}/order-xp/v1/baskets`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        venue_id: PP_ID,
+        currency: "EUR",
+        items: [
+          {
+            id: TIRAMISU,
+            count: 1,
+            name: "Tiramisu",
+            price: 690,
+            options: [],
+            substitution_settings: { is_allowed: false },
+          },
+          {
+            id: FOCACCIA,
+            count: 1,
+            name: "Focaccia",
+            price: 490,
+            options: [],
+            substitution_settings: { is_allowed: false },
+          },
+        ],
+      }),
+    });
+    assert.equal(other.status, 200, await other.text());
+    const r = await ours.done;
+    assert.equal(r.code, 0, r.stdout);
+    const lines = (await basket(t)).basket!.lines.map((l) => l.id);
+    assert.deepEqual(
+      lines,
+      [TIRAMISU, "651000000000000000000b0a"],
+      "the other writer's Focaccia was overwritten",
+    );
+  });
+});
+
+Deno.test("cart show, count, remove (decrement, --all, last line → bulk delete), clear (--venue-id, --all)", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    assert.deepEqual(await basket(t), { basket: null, baskets: [], basket_count: 0 });
+    await add(t, [PP, TIRAMISU, "--count", "3"]);
+    await add(t, [PP, CARBONARA, "--option", "Size=Large"]);
+    await add(t, ["kallio-burger", "--cheapest"]);
+    const count = await t.run(["cart", "count", "--format", "json"]);
+    assert.equal(count.json<{ count: number }>().data.count, 5);
+    const shown = await t.run(["cart", "show", ...AT, "--venue-id", PP_ID, "--details"]);
+    assert.match(shown.stdout, /Size=Large/);
+    const plain = await t.run(["cart", "show", ...AT, "--venue-id", PP_ID]);
+    assert.match(plain.stdout, /Options \(n\)/);
+    // Names unknown (assortment down): --details falls back to ids.
+    t.sandbox.setFaults([{
+      path: `/consumer-api/consumer-assortment/v1/venues/slug/${PP}/assortment/items`,
+      status: 503,
+    }]);
+    const ids = await t.run(["cart", "show", ...AT, "--venue-id", PP_ID, "--details"]);
+    assert.match(ids.stdout, /653000000000000000000d01=655000000000000000000f02/);
+    t.sandbox.setFaults([]);
+
+    t.sandbox.clearLog();
+    let r = await t.run(["cart", "remove", TIRAMISU, "--venue-id", PP_ID, ...AT, "--format", "json"]);
+    let d = r.json<{ mutation: string; removed_count: number; total_items: number; line_id: string }>().data;
+    assert.deepEqual([d.mutation, d.removed_count, d.total_items, d.line_id], ["remove", 1, 4, TIRAMISU]);
+    assert.deepEqual(
+      (posts(t.log())[0].body as { items: Line[] }).items.map((i) => [i.id, i.count, i.price]),
+      [
+        [TIRAMISU, 2, 1380],
+        [CARBONARA, 1, 1690],
+      ],
+    );
+    r = await t.run(["cart", "remove", TIRAMISU, "--all", "--venue-id", PP_ID, ...AT, "--format", "json"]);
+    assert.equal(r.json<{ removed_count: number }>().data.removed_count, 2);
+    t.sandbox.clearLog();
+    r = await t.run(["cart", "remove", CARBONARA, "--venue-id", PP_ID, ...AT, "--format", "json"]);
+    d = r.json<typeof d>().data;
+    assert.equal(d.mutation, "clear", "the last line goes through bulk delete");
+    assert.deepEqual(calls(basketWrites(t.log())), ["POST consumer_api /order-xp/v1/baskets/bulk/delete"]);
+    const missing = await t.run([
+      "cart",
+      "remove",
+      CARBONARA,
+      "--venue-id",
+      PP_ID,
+      ...AT,
+      "--format",
+      "json",
+    ]);
+    assert.equal(missing.json().error?.code, "SVC_EMPTY_CART");
+
+    await add(t, [PP, TIRAMISU]);
+    r = await t.run(["cart", "clear", "--venue-id", PP_ID, ...AT, "--format", "json"]);
+    const c =
+      r.json<{ mutation: string; basket_ids: string[]; cleared_baskets: number; total_items: number }>().data;
+    assert.deepEqual([c.mutation, c.basket_ids, c.cleared_baskets, c.total_items], [
+      "clear",
+      ["bsk-aa1"],
+      1,
+      1,
+    ]);
+    await add(t, [PP, TIRAMISU]);
+    r = await t.run(["cart", "clear", "--all", ...AT, "--format", "json"]);
+    assert.equal(r.json<{ cleared_baskets: number; total_items: number }>().data.cleared_baskets, 2);
+    assert.equal((await basket(t)).basket_count, 0);
+    assert.equal((await t.run(["cart", "clear", "--all", "--venue-id", PP_ID, ...AT])).code, 2);
+  });
+});
+
+Deno.test("checkout: standard and priority, tip and promo, the three mode failures, schedule, no placement ever", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    const empty = await t.run(["checkout", ...AT, "--format", "json"]);
+    assert.equal(empty.json().error?.code, "SVC_EMPTY_CART");
+    await add(t, [PP, CARBONARA, "--option", "Size=Large", "--count", "2"]);
+    type Preview = {
+      preview_only: boolean;
+      payable_amount: { amount: number; formatted: string };
+      requested_delivery_mode: string;
+      applied_delivery_mode: string;
+      available_delivery_modes: string[];
+      selected_delivery_config: { mode: string; price: { amount: number } | null } | null;
+      rows: Array<{ label: string; amount: { amount: number } }>;
+    };
+    t.sandbox.clearLog();
+    let r = await t.run(["checkout", ...AT, "--tip", "100", "--format", "json"]);
+    assert.equal(r.code, 0, r.stdout);
+    let p = r.json<Preview>().data;
+    assert.equal(p.payable_amount.amount, 3939, "3380 + 169 service + 290 delivery + 100 tip");
+    assert.equal(p.payable_amount.formatted, "€39.39");
+    assert.deepEqual([p.requested_delivery_mode, p.applied_delivery_mode], ["standard", "standard"]);
+    assert.deepEqual(p.available_delivery_modes, ["standard", "priority"]);
+    const plan = (t.log().find((e) =>
+      e.path === "/order-xp/web/v2/pages/checkout"
+    )!.body as { purchase_plan: Record<string, unknown> }).purchase_plan;
+    assert.equal(plan.courier_tip, 100);
+    assert.equal(plan.is_priority_delivery, false);
+    assert.deepEqual(plan.delivery, { delivery_coordinates: { latitude: 60.1699, longitude: 24.9384 } });
+
+    r = await t.run([
+      "checkout",
+      "preview",
+      ...AT,
+      "--delivery-mode",
+      "priority",
+      "--promo-code",
+      "disc-pasta-piccola",
+      "--format",
+      "json",
+    ]);
+    p = r.json<Preview>().data;
+    assert.equal(p.applied_delivery_mode, "priority");
+    assert.equal(p.selected_delivery_config?.price?.amount, 199);
+    assert.ok(
+      p.rows.some((row) =>
+        row.amount.amount < 0
+      ),
+      "promo discount row",
+    );
+    const plan2 = (t.log().filter((e) => e.path === "/order-xp/web/v2/pages/checkout").at(-1)!.body as {
+      purchase_plan: Record<string, unknown>;
+    }).purchase_plan;
+    assert.equal(plan2.is_priority_delivery, true);
+    assert.deepEqual(plan2.use_promo_discount_ids, ["disc-pasta-piccola"]);
+
+    // Rule 6 failures: not advertised, a different one named, two named at once.
+    for (const override of ["omit", "swap", "both"]) {
+      t.sandbox.state.checkout_mode_override = override;
+      r = await t.run(["checkout", ...AT, "--delivery-mode", "priority", "--format", "json"]);
+      assert.equal(r.code, 1, override);
+      assert.equal(r.json().error?.code, "SVC_DELIVERY_MODE_UNAVAILABLE", override);
+      assert.ok(Array.isArray(r.json().error?.details?.available_delivery_modes) || override, override);
+    }
+    delete t.sandbox.state.checkout_mode_override;
+    // schedule is a grouped-layout value the endpoint never advertises; the top level rejects it as usage.
+    r = await t.run(["checkout", "preview", ...AT, "--delivery-mode", "schedule", "--format", "json"]);
+    assert.equal(r.json().error?.code, "SVC_DELIVERY_MODE_UNAVAILABLE");
+    assert.equal((await t.run(["checkout", ...AT, "--delivery-mode", "schedule"])).code, 2);
+    // A venue without priority.
+    await add(t, ["kebab-kontula", "--cheapest"]);
+    r = await t.run([
+      "checkout",
+      ...AT,
+      "--venue-id",
+      "650000000000000000000aa9",
+      "--delivery-mode",
+      "priority",
+      "--format",
+      "json",
+    ]);
+    assert.equal(r.json().error?.code, "SVC_DELIVERY_MODE_UNAVAILABLE");
+    assert.match(r.json().error?.message ?? "", /available: standard/);
+    // Table output says it is a preview.
+    const table = await t.run(["checkout", ...AT]);
+    assert.match(table.stdout, /No order was placed\./);
+
+    const placement = t.sandbox.log().filter((e) =>
+      /purchase|\/orders?(\/|$)/.test(e.path) && !e.path.startsWith("/order-tracking-api")
+    );
+    assert.deepEqual(placement, [], "no request to any order-placement path");
+  });
+});
