@@ -1,7 +1,7 @@
 /** Shared parsing of paging and small enum flags (validated before any upstream call). */
 
 import { SvcError } from "../core/errors.ts";
-import type { Paging } from "../services/discovery.ts";
+import type { Paging } from "../services/paging.ts";
 import { parseIntFlag } from "./options.ts";
 
 export function parsePaging(opts: Record<string, unknown>, defaultLimit?: number, maxLimit?: number): Paging {

@@ -15,13 +15,13 @@ import type {
 import type {
   DetailSection,
   HoursRow,
-  Paging,
   VenueCategories,
   VenueDetails,
   VenueHours,
   Weekday,
 } from "../services/venue.ts";
 import type { ResolvedLocation } from "../services/location.ts";
+import type { Paging } from "../services/paging.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { parseIntFlag } from "./options.ts";
 import { action, type Runtime, type TableRenderer } from "./runtime.ts";

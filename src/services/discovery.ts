@@ -4,6 +4,9 @@ import { SvcError } from "../core/errors.ts";
 import { type Money, money } from "../core/money.ts";
 import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
 import type { ResolvedLocation } from "./location.ts";
+import { type PageInfo, paginate, type Paging } from "./paging.ts";
+
+export type { PageInfo, Paging };
 import { addBadge, baseRow, type VenueListRow, type VenueRow, venueRowOf } from "./venue_rows.ts";
 
 export interface BrandRow {
@@ -151,37 +154,6 @@ export function flattenVenues(sections: RawSection[]): VenueListRow[] {
     }
   }
   return out;
-}
-
-export interface Paging {
-  limit?: number;
-  offset: number;
-}
-
-export interface PageInfo {
-  count: number;
-  total: number;
-  offset: number;
-  limit: number | null;
-  next_offset: number | null;
-}
-
-export function paginate<T>(rows: T[], paging: Paging): { rows: T[]; page: PageInfo } {
-  const slice = rows.slice(
-    paging.offset,
-    paging.limit === undefined ? undefined : paging.offset + paging.limit,
-  );
-  const end = paging.offset + slice.length;
-  return {
-    rows: slice,
-    page: {
-      count: slice.length,
-      total: rows.length,
-      offset: paging.offset,
-      limit: paging.limit ?? null,
-      next_offset: end < rows.length ? end : null,
-    },
-  };
 }
 
 export type RankedRow = VenueListRow & { rank: number };

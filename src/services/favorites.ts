@@ -3,7 +3,8 @@
 import { SvcError } from "../core/errors.ts";
 import type { VenueRef } from "../core/refs.ts";
 import { arr, obj, type ServiceContext } from "./context.ts";
-import { type LocationInfo, locationInfo, type PageInfo, paginate, type Paging } from "./discovery.ts";
+import { type LocationInfo, locationInfo } from "./discovery.ts";
+import { type PageInfo, paginate, type Paging } from "./paging.ts";
 import type { ResolvedLocation } from "./location.ts";
 import { baseRow, type VenueRow, venueRowOf } from "./venue_rows.ts";
 import { resolveVenue } from "./venue_lookup.ts";

@@ -20,11 +20,10 @@ import {
   leafCategories,
   localized,
   openVenue,
-  page,
-  type Paging,
   parseCategoryTree,
 } from "./venue.ts";
 import type { VenueStatic } from "./venue_lookup.ts";
+import { paginate, type Paging } from "./paging.ts";
 
 /** Upper bound of ids per `assortment/items` request. */
 export const ITEM_BATCH_SIZE = 80;
@@ -631,7 +630,7 @@ export async function venueMenu(
   const all = ordered(loaded).map((r) => parser.item(r)).filter((i): i is MenuItem => !!i);
   parser.flush(ctx.warn);
   const kept = sortItems(filterItems(all, filters), req.sort, ctx.locale);
-  const items = page(kept, req);
+  const items = paginate(kept, req).rows;
   return {
     kind: scope === "search" ? "search" : "menu",
     venue_id: id.venue_id,

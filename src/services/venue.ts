@@ -10,6 +10,7 @@ import type { VenueRef } from "../core/refs.ts";
 import { arr, bool, isObj, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
 import type { ResolvedLocation } from "./location.ts";
 import { resolveVenue, type VenueStatic, venueStatic } from "./venue_lookup.ts";
+import { paginate, type Paging } from "./paging.ts";
 
 export const WEEKDAYS = [
   "monday",
@@ -493,15 +494,6 @@ export async function assortmentRoot(ctx: ServiceContext, slug: string): Promise
   return root;
 }
 
-export interface Paging {
-  limit?: number;
-  offset: number;
-}
-
-export function page<T>(rows: T[], paging: Paging): T[] {
-  return rows.slice(paging.offset, paging.limit === undefined ? undefined : paging.offset + paging.limit);
-}
-
 export async function venueCategories(
   ctx: ServiceContext,
   ref: VenueRef,
@@ -514,7 +506,7 @@ export async function venueCategories(
   const strategy = str(root.loading_strategy) ?? null;
   const leaves = leafCategories(parseCategoryTree(root.categories, ctx.warn));
   if (!Array.isArray(root.categories)) ctx.warn(`the assortment of "${venue.slug}" lists no categories`);
-  const rows = page(leaves, paging).map((c) => categoryRow(c, strategy === "partial"));
+  const rows = paginate(leaves, paging).rows.map((c) => categoryRow(c, strategy === "partial"));
   return {
     venue_id: id.venue_id,
     venue_slug: id.slug,

@@ -1,0 +1,32 @@
+/** Offset paging shared by every list result (`--limit`, `--offset` / `--page`). */
+
+export interface Paging {
+  limit?: number;
+  offset: number;
+}
+
+export interface PageInfo {
+  count: number;
+  total: number;
+  offset: number;
+  limit: number | null;
+  next_offset: number | null;
+}
+
+export function paginate<T>(rows: T[], paging: Paging): { rows: T[]; page: PageInfo } {
+  const slice = rows.slice(
+    paging.offset,
+    paging.limit === undefined ? undefined : paging.offset + paging.limit,
+  );
+  const end = paging.offset + slice.length;
+  return {
+    rows: slice,
+    page: {
+      count: slice.length,
+      total: rows.length,
+      offset: paging.offset,
+      limit: paging.limit ?? null,
+      next_offset: end < rows.length ? end : null,
+    },
+  };
+}
