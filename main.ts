@@ -16,6 +16,7 @@ if (import.meta.main) {
   try {
     Deno.exit(await main(Deno.args));
   } catch (e) {
+    if (e instanceof Deno.errors.BrokenPipe) Deno.exit(0);
     // Last resort: never a stack trace for users.
     console.error(
       `Error: unexpected internal error: ${e instanceof Error ? e.message : String(e)} [SVC_INTERNAL]`,

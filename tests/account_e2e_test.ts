@@ -605,12 +605,22 @@ Deno.test("addresses: add → update → use → links → remove round trip acr
     assert.match(linksTable.stdout, /coordinates_link\s+https:\/\/www\.google\.com\/maps\//);
     assert.deepEqual(t.log(), [], "use and links never call upstream");
 
-    // use of an id without a local copy: accepted with a warning; links then cannot help.
+    // use of an id the local address book lacks: SVC_NOT_FOUND and nothing written; links cannot help either.
     const unknown = "66a0000000000000000000ff";
-    const use2 = await t.run(["profile", "addresses", "use", unknown, ...J]);
-    assert.equal(use2.json<any>().data.known_locally, false);
-    assert.match(use2.json().warnings.join(" "), /not in the local copy/);
-    assertError(await t.run(["profile", "addresses", "links", ...J]), "SVC_NOT_FOUND", 1, "no local copy");
+    const before = await Deno.readTextFile(t.configPath);
+    assertError(
+      await t.run(["profile", "addresses", "use", unknown, ...J]),
+      "SVC_NOT_FOUND",
+      1,
+      "unknown id",
+    );
+    assert.equal(await Deno.readTextFile(t.configPath), before, "config untouched");
+    assertError(
+      await t.run(["profile", "addresses", "links", unknown, ...J]),
+      "SVC_NOT_FOUND",
+      1,
+      "no local copy",
+    );
     assert.deepEqual(t.log(), []);
 
     // remove (both layouts): checked against the list, then DELETE; the pointer clears when it was selected.

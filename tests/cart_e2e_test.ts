@@ -53,7 +53,7 @@ Deno.test("cart requires a session and makes no call without one", async () => {
       assert.equal(r.code, 4, args.join(" "));
       assert.equal(r.json().error?.code, "SVC_AUTH_REQUIRED");
     }
-    assert.deepEqual(t.log().filter((e) => e.host !== "consumer_api" || !e.path.includes("/venue/")), []);
+    assert.deepEqual(t.log(), [], "no upstream call at all before the session check");
   });
 });
 
@@ -154,7 +154,20 @@ Deno.test("cart add: option rule 5 failures and unknown prices never mutate", as
       [[PP, CARBONARA, "--option", "Size=Huge"], /unknown value "Huge"/],
       [[PP, CARBONARA, "--option", "Sauce=Red", "--option", "Size=Regular"], /unknown option group "Sauce"/],
       [[PP, CARBONARA, "--option", "Size=Regular", "--option", "Size=Large"], /at most 1/],
-      [[PP, CARBONARA, "--option", "Size=Regular", "--option", "Extra toppings=Chili flakes:4"], /at most 3/],
+      [[
+        PP,
+        CARBONARA,
+        "--option",
+        "Size=Regular",
+        "--option",
+        "Extra toppings=Parmesan",
+        "--option",
+        "Extra toppings=Chili flakes",
+        "--option",
+        "Extra toppings=Guanciale",
+        "--option",
+        "Extra toppings=Burrata",
+      ], /at most 3/],
     ];
     for (const [args, msg] of cases) {
       const r = await add(t, args);
@@ -165,22 +178,17 @@ Deno.test("cart add: option rule 5 failures and unknown prices never mutate", as
     const bad = await add(t, [PP, CARBONARA, "--option", "nonsense"]);
     assert.equal(bad.code, 2);
     assert.deepEqual(basketWrites(t.log()), []);
-    // A value without price metadata is distinct from a free one: allowed, with a warning.
-    const r = await add(t, [PP, CARBONARA, "--option", "Size=Regular", "--option", "Pasta shape=Rigatoni"]);
+    // A value without price metadata is not free: it fails before any write; a free (0) value is fine.
+    let r = await add(t, [PP, CARBONARA, "--option", "Size=Regular", "--option", "Pasta shape=Rigatoni"]);
+    assert.equal(r.json().error?.code, "SVC_OPTION_INVALID");
+    assert.match(r.json().error?.message ?? "", /no price/);
+    // One value may be chosen at most max_single_selections times (1 here).
+    r = await add(t, [PP, CARBONARA, "--option", "Size=Regular", "--option", "Extra toppings=Parmesan:2"]);
+    assert.equal(r.json().error?.code, "SVC_OPTION_INVALID");
+    assert.match(r.json().error?.message ?? "", /at most 1 unit/);
+    assert.deepEqual(basketWrites(t.log()), [], "no mutation for any option failure");
+    r = await add(t, [PP, CARBONARA, "--option", "Size=Regular", "--option", "Extra toppings=Chili flakes"]);
     assert.equal(r.code, 0, r.stdout);
-    assert.ok(r.json().warnings.some((w) => w.includes("no price metadata")));
-    const free = await add(t, [
-      PP,
-      CARBONARA,
-      "--option",
-      "Size=Regular",
-      "--option",
-      "Extra toppings=Chili flakes",
-    ]);
-    assert.ok(
-      !free.json().warnings.some((w) => w.includes("no price metadata")),
-      "free (0) values need no warning",
-    );
   });
 });
 
@@ -217,11 +225,16 @@ Deno.test("cart add: rule 3 blocks sold-out, non-positive balance and missing it
   });
 });
 
-Deno.test("cart add: rule 2 fallbacks when the item page fails; rule 3 unknown availability", async () => {
+Deno.test("cart add: rule 2 fallbacks when the item page fails; rule 3 still blocks and needs availability", async () => {
   await withEnv(async (t) => {
     await signedIn(t);
-    t.sandbox.setFaults([{ path: `/order-xp/web/v1/pages/venue/${PP_ID}/item/*`, status: 500 }]);
-    const r = await add(t, [PP, TIRAMISU]);
+    const ITEM_PAGE = { path: `/order-xp/web/v1/pages/venue/${PP_ID}/item/*`, status: 500 };
+    const ASSORTMENT_ITEMS = {
+      path: `/consumer-api/consumer-assortment/v1/venues/slug/${PP}/assortment/items`,
+      status: 503,
+    };
+    t.sandbox.setFaults([ITEM_PAGE]);
+    let r = await add(t, [PP, TIRAMISU]);
     assert.equal(r.code, 0, r.stdout);
     assert.ok(
       calls(t.log()).includes(
@@ -229,15 +242,27 @@ Deno.test("cart add: rule 2 fallbacks when the item page fails; rule 3 unknown a
       ),
     );
     assert.ok(r.json().warnings.some((w) => w.includes("assortment metadata")));
-    // Item page and assortment both down: venue content gives name and price, but availability cannot be verified.
-    t.sandbox.setFaults([
-      { path: `/order-xp/web/v1/pages/venue/${PP_ID}/item/*`, status: 500 },
-      { path: `/consumer-api/consumer-assortment/v1/venues/slug/${PP}/assortment/items`, status: 503 },
-    ]);
+    // Blocked items stay blocked when their data comes from a fallback.
     t.sandbox.clearLog();
-    const r2 = await add(t, [PP, FOCACCIA]);
+    r = await add(t, [PP, "651000000000000000000b04"]);
+    assert.equal(r.json().error?.code, "SVC_ITEM_UNAVAILABLE", r.stdout);
+    // Item page and assortment both down: venue content gives name, price and availability.
+    t.sandbox.setFaults([ITEM_PAGE, ASSORTMENT_ITEMS]);
+    r = await add(t, [PP, FOCACCIA]);
     assert.ok(calls(t.log()).some((c) => c.includes("/venue-content/slug/")), "venue content consulted");
-    assert.equal(r2.code, 0, r2.stdout);
+    assert.equal(r.code, 0, r.stdout);
+    r = await add(t, [PP, "651000000000000000000b04"]);
+    assert.equal(r.json().error?.code, "SVC_ITEM_UNAVAILABLE", r.stdout);
+    // Venue content without availability facts: the item cannot be verified, so nothing is added.
+    t.sandbox.setFaults([ITEM_PAGE, ASSORTMENT_ITEMS, {
+      path: `/consumer-api/venue-content-api/v3/web/venue-content/slug/${PP}`,
+      status: 200,
+      body: { sections: [{ items: [{ id: TIRAMISU, name: "Tiramisu", price: 690 }] }] },
+    }]);
+    t.sandbox.clearLog();
+    r = await add(t, [PP, TIRAMISU]);
+    assert.equal(r.json().error?.code, "SVC_ITEM_AVAILABILITY_UNKNOWN", r.stdout);
+    assert.deepEqual(basketWrites(t.log()), []);
     t.sandbox.setFaults([]);
   });
 });
@@ -514,7 +539,11 @@ Deno.test("checkout: standard and priority, tip and promo, the three mode failur
       r = await t.run(["checkout", ...AT, "--delivery-mode", "priority", "--format", "json"]);
       assert.equal(r.code, 1, override);
       assert.equal(r.json().error?.code, "SVC_DELIVERY_MODE_UNAVAILABLE", override);
-      assert.ok(Array.isArray(r.json().error?.details?.available_delivery_modes) || override, override);
+      assert.deepEqual(
+        r.json().error?.details?.available_delivery_modes,
+        override === "omit" ? ["standard"] : ["standard", "priority"],
+        override,
+      );
     }
     delete t.sandbox.state.checkout_mode_override;
     // schedule is a grouped-layout value the endpoint never advertises; the top level rejects it as usage.
@@ -543,5 +572,88 @@ Deno.test("checkout: standard and priority, tip and promo, the three mode failur
       /purchase|\/orders?(\/|$)/.test(e.path) && !e.path.startsWith("/order-tracking-api")
     );
     assert.deepEqual(placement, [], "no request to any order-placement path");
+  });
+});
+
+Deno.test("an unidentifiable basket blocks every mutation; totals that cannot be re-read do not fail a done write", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    assert.equal((await add(t, [PP, TIRAMISU])).code, 0);
+    const token = (await t.sandbox.mintSession()).access_token;
+    const page = await (await fetch(
+      `${t.sandbox.urls.consumer_api_url}/order-xp/web/v1/pages/baskets?lat=60.1699&lon=24.9384`,
+      {
+        headers: { authorization: `Bearer ${token}` },
+      },
+    )).json();
+    const noId = structuredClone(page);
+    delete noId.baskets[0].id;
+    t.sandbox.setFaults([{ path: "/order-xp/web/v1/pages/baskets", status: 200, body: noId }]);
+    t.sandbox.clearLog();
+    for (
+      const args of [["cart", "add", PP, FOCACCIA], ["cart", "remove", TIRAMISU], ["cart", "clear", "--all"]]
+    ) {
+      const r = await t.run([...args, ...AT, "--format", "json"]);
+      assert.equal(
+        r.json().error?.code,
+        args[1] === "remove" ? "SVC_INVALID_BASKET" : "SVC_INVALID_BASKET",
+        args.join(" "),
+      );
+    }
+    assert.deepEqual(basketWrites(t.log()), [], "nothing written over a basket svc could not identify");
+
+    // The baskets page lacks the currency: remove falls back to the venue page.
+    const noCurrency = structuredClone(page);
+    delete noCurrency.baskets[0].venue.currency;
+    noCurrency.baskets[0].items[0].count = 2;
+    noCurrency.baskets[0].items[0].price = 1380;
+    t.sandbox.setFaults([{
+      path: "/order-xp/web/v1/pages/baskets",
+      status: 200,
+      body: noCurrency,
+      times: 1,
+    }]);
+    let r = await t.run(["cart", "remove", TIRAMISU, ...AT, "--format", "json"]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal((posts(t.log()).at(-1)!.body as { currency: string }).currency, "EUR");
+
+    // A write that succeeded is reported as done even when the totals re-read fails.
+    t.sandbox.setFaults([{ path: "/order-xp/v1/baskets/count", status: 500 }]);
+    r = await add(t, [PP, FOCACCIA]);
+    assert.equal(r.code, 0, r.stdout);
+    const d = r.json<{ total_items: number | null; mutation: string }>().data;
+    assert.equal(d.mutation, "add");
+    assert.equal(d.total_items, null);
+    assert.ok(r.json().warnings.some((w) => w.includes("totals could not be re-read")));
+    t.sandbox.setFaults([]);
+  });
+});
+
+Deno.test("checkout takes a missing category from the item page, else fails with SVC_CHECKOUT_PAYLOAD_ERROR", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    assert.equal((await add(t, [PP, TIRAMISU])).code, 0);
+    const root = await (await fetch(
+      `${t.sandbox.urls.consumer_api_url}/consumer-api/consumer-assortment/v1/venues/slug/${PP}/assortment`,
+    )).json();
+    for (const c of root.categories) c.item_ids = [];
+    const ROOT = {
+      path: `/consumer-api/consumer-assortment/v1/venues/slug/${PP}/assortment`,
+      status: 200,
+      body: root,
+    };
+    t.sandbox.setFaults([ROOT]);
+    t.sandbox.clearLog();
+    let r = await t.run(["checkout", ...AT, "--format", "json"]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.ok(
+      calls(t.log()).includes(`GET consumer_api /order-xp/web/v1/pages/venue/${PP_ID}/item/${TIRAMISU}`),
+    );
+    t.sandbox.setFaults([ROOT, { path: `/order-xp/web/v1/pages/venue/${PP_ID}/item/*`, status: 404 }]);
+    t.sandbox.clearLog();
+    r = await t.run(["checkout", ...AT, "--format", "json"]);
+    assert.equal(r.json().error?.code, "SVC_CHECKOUT_PAYLOAD_ERROR");
+    assert.ok(!calls(t.log()).includes("POST consumer_api /order-xp/web/v2/pages/checkout"));
+    t.sandbox.setFaults([]);
   });
 });

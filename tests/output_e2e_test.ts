@@ -55,6 +55,11 @@ Deno.test("usage errors exit 2 with SVC_USAGE / SVC_INVALID_ARGUMENT and make no
       [["feed", "--lat", "160", "--lon", "24", "--format", "json"], "SVC_INVALID_ARGUMENT", /--lat/],
       [["status", "--locale", "not a locale!", "--format", "json"], "SVC_INVALID_ARGUMENT", /--locale/],
       [["venue", "--format", "json"], "SVC_USAGE", /missing required argument/],
+      [
+        ["venue", "hours", "https://wolt.com/en/fin/hel/venue/%E0%A4%A", "--format", "json"],
+        "SVC_INVALID_ARGUMENT",
+        /not a venue/,
+      ],
     ];
     for (const [args, code, msg] of cases) {
       const r = await t.run(args);
@@ -159,5 +164,22 @@ Deno.test("deno run without a config (as from a URL) works with the published im
     const stdout = new TextDecoder().decode(out.stdout);
     assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
     assert.equal(JSON.parse(stdout).data.authenticated, false);
+  });
+});
+
+Deno.test("a bad SVC_*_URL is a config error, not a stack trace or SVC_INTERNAL", async () => {
+  await withEnv(async (t) => {
+    const r = await t.run([
+      "status",
+      "--wtoken",
+      "opaque-token-without-refresh-0123456789",
+      "--format",
+      "json",
+    ], {
+      SVC_USER_API_URL: "notaurl",
+    });
+    assert.equal(r.code, 1);
+    assert.equal(r.json().error?.code, "SVC_CONFIG_INVALID");
+    assert.match(r.json().error?.message ?? "", /SVC_USER_API_URL/);
   });
 });

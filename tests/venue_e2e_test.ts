@@ -262,6 +262,7 @@ Deno.test("venue menu (full assortment): items, availability, money, notices, op
       required: true,
       min: 1,
       max: 1,
+      max_per_value: 1,
       default_value_ids: ["655000000000000000000f01"],
       values: [
         {

@@ -24,13 +24,8 @@ import {
   timeValueSeconds,
 } from "../src/services/venue.ts";
 import type { VenueStatic } from "../src/services/venue_lookup.ts";
-import {
-  parseInclude,
-  parseItemArgs,
-  parseMenuRequest,
-  parsePaging,
-  parseTimezone,
-} from "../src/cli/venue.ts";
+import { parseInclude, parseItemArgs, parseMenuRequest, parseTimezone } from "../src/cli/venue.ts";
+import { parsePaging } from "../src/cli/paging.ts";
 import type { ResolvedLocation } from "../src/services/location.ts";
 
 function sink() {

@@ -72,6 +72,7 @@ function cartTable(d: CartState, ui: Ui, details: boolean): string {
 
 async function runShow(rt: Runtime): Promise<void> {
   const venueId = venueIdFlag(rt.opts.venueId);
+  await rt.requireSession();
   const ctx = await rt.services();
   const baskets = await loadBaskets(ctx, await rt.resolveLocation(ctx));
   const data: CartState = {
@@ -90,6 +91,7 @@ async function runShow(rt: Runtime): Promise<void> {
 }
 
 async function runCount(rt: Runtime): Promise<void> {
+  await rt.requireSession();
   const count = await basketCount(await rt.services());
   await rt.emit({ count }, (d) => String(d.count));
 }
@@ -102,6 +104,7 @@ async function runRemove(rt: Runtime, item: string): Promise<void> {
   }
   const count = o.count === undefined ? 1 : parseIntFlag("count", o.count, 1);
   const venueId = venueIdFlag(o.venueId);
+  await rt.requireSession();
   const ctx = await rt.services();
   const data = await removeItem(ctx, await rt.resolveLocation(ctx), ref.itemId, {
     count,
@@ -162,6 +165,7 @@ async function runAdd(rt: Runtime, first: string, second?: string): Promise<void
     currency,
     venueSlug,
   };
+  await rt.requireSession();
   const ctx = await rt.services();
   const data = await addToCart(ctx, () => rt.resolveLocation(ctx), req);
   await rt.emit(data, (d, ui) =>
@@ -219,6 +223,7 @@ function checkoutAction(modes: readonly DeliveryMode[]) {
       throw new SvcError("SVC_INVALID_ARGUMENT", "--promo-code must not be empty");
     }
     const venueId = venueIdFlag(o.venueId);
+    await rt.requireSession();
     const ctx = await rt.services();
     const data = await checkoutPreview(ctx, await rt.resolveLocation(ctx), { mode, tip, promoCode, venueId });
     await rt.emit(data, checkoutTable);
@@ -229,6 +234,7 @@ async function runClear(rt: Runtime): Promise<void> {
   const o = rt.opts;
   const venueId = venueIdFlag(o.venueId);
   if (o.all && venueId) throw new SvcError("SVC_INVALID_ARGUMENT", "--venue-id and --all cannot be combined");
+  await rt.requireSession();
   const ctx = await rt.services();
   const data = await clearBaskets(ctx, await rt.resolveLocation(ctx), { all: o.all === true, venueId });
   await rt.emit(

@@ -7,11 +7,11 @@ import { parseIntFlag } from "./options.ts";
 export function parsePaging(opts: Record<string, unknown>, defaultLimit?: number, maxLimit?: number): Paging {
   const limit = opts.limit === undefined ? defaultLimit : parseIntFlag("limit", opts.limit, 1, maxLimit);
   if (opts.offset !== undefined && opts.page !== undefined) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", "--offset and --page cannot be combined");
+    throw new SvcError("SVC_INVALID_ARGUMENT", "--page cannot be combined with --offset");
   }
   if (opts.page !== undefined) {
     const page = parseIntFlag("page", opts.page, 1);
-    if (limit === undefined) throw new SvcError("SVC_INVALID_ARGUMENT", "--page needs --limit");
+    if (limit === undefined) throw new SvcError("SVC_INVALID_ARGUMENT", "--page requires --limit");
     return { limit, offset: (page - 1) * limit };
   }
   return { limit, offset: opts.offset === undefined ? 0 : parseIntFlag("offset", opts.offset, 0) };

@@ -46,6 +46,7 @@ export class Runtime {
   private gateway?: Gateway;
   private session?: Session;
   private profileRead?: Promise<Profile | undefined>;
+  private located?: Promise<ResolvedLocation>;
 
   private constructor(globals: GlobalOptions, opts: Record<string, unknown>, paths: Paths) {
     this.globals = globals;
@@ -132,8 +133,18 @@ export class Runtime {
   }
 
   /** The location of a location-aware command (override, else the account's selection). */
-  async resolveLocation(ctx?: ServiceContext): Promise<ResolvedLocation> {
-    return await resolveLocation(ctx ?? await this.services(), this.location);
+  resolveLocation(ctx?: ServiceContext): Promise<ResolvedLocation> {
+    this.located ??= (async () => await resolveLocation(ctx ?? await this.services(), this.location))();
+    return this.located;
+  }
+
+  /** Fails with SVC_AUTH_REQUIRED, before any upstream call, when there are no credentials. */
+  async requireSession(): Promise<void> {
+    if (!(await this.getSession()).hasCredentials()) {
+      throw new SvcError("SVC_AUTH_REQUIRED", "authentication is required for this command", {
+        hint: "run `svc login` (or `svc login --wtoken <token>`) first",
+      });
+    }
   }
 
   async close(): Promise<void> {
@@ -228,6 +239,7 @@ export function action<A extends unknown[]>(
       rt = await Runtime.create(cmd);
       await fn(rt, ...positional);
     } catch (e) {
+      if (e instanceof Deno.errors.BrokenPipe) return; // the reader went away (e.g. `| head`): a normal end
       if (rt) {
         Deno.exitCode = await rt.fail(e);
       } else {

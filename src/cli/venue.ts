@@ -21,7 +21,7 @@ import type {
   Weekday,
 } from "../services/venue.ts";
 import type { ResolvedLocation } from "../services/location.ts";
-import type { Paging } from "../services/paging.ts";
+import { parsePaging } from "./paging.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { parseIntFlag } from "./options.ts";
 import { action, type Runtime, type TableRenderer } from "./runtime.ts";
@@ -43,17 +43,6 @@ const SORTS: readonly MenuSort[] = ["recommended", "price", "name"];
 
 // ---------------------------------------------------------------------------------------------
 // Flag validation (before any upstream call)
-
-/** --limit / --offset / --page: --page needs --limit and excludes --offset. */
-export function parsePaging(opts: Record<string, unknown>): Paging {
-  const limit = opts.limit === undefined ? undefined : parseIntFlag("limit", opts.limit, 1);
-  const offset = opts.offset === undefined ? undefined : parseIntFlag("offset", opts.offset, 0);
-  if (opts.page === undefined) return { limit, offset: offset ?? 0 };
-  const pageN = parseIntFlag("page", opts.page, 1);
-  if (offset !== undefined) throw invalid("--page cannot be combined with --offset");
-  if (limit === undefined) throw invalid("--page requires --limit");
-  return { limit, offset: (pageN - 1) * limit };
-}
 
 export function parseInclude(raw: unknown): DetailSection[] {
   if (raw === undefined) return [];
@@ -211,7 +200,7 @@ export function registerVenue(program: Command): void {
     leaf(venue, "categories <venue>", "the venue's leaf category slugs", { location: true, auth: true }),
   )
     .action(action(runCategories));
-  leaf(venue, "hours <venue>", "opening hours (venue-local times)", { auth: true })
+  leaf(venue, "hours <venue>", "opening hours (venue-local times)", { auth: true, location: true })
     .addOption(new Option("--timezone <iana>", "expected timezone label (converts nothing)"))
     .action(action(runHours));
   leaf(venue, "item <venue-or-item-url> [item]", "item details (venue + item id, or an item URL)", {

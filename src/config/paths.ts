@@ -1,6 +1,7 @@
 /** Where svc keeps its files, derived from the environment only. */
 
 import { dirname, join } from "node:path";
+import { SvcError } from "../core/errors.ts";
 
 export interface Paths {
   /** The per-user svc directory (`~/.svc`, or the directory of $SVC_CONFIG_PATH). */
@@ -14,7 +15,12 @@ export interface Paths {
 
 function home(): string {
   const h = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
-  if (!h) throw new Error("HOME is not set; set SVC_CONFIG_PATH to choose where svc keeps its config");
+  if (!h) {
+    throw new SvcError(
+      "SVC_CONFIG_INVALID",
+      "HOME is not set; set SVC_CONFIG_PATH to choose where svc keeps its config",
+    );
+  }
   return h;
 }
 

@@ -28,14 +28,12 @@ export const ERROR_CODES = {
   SVC_VENUE_CONFLICT: EXIT.error,
   SVC_EMPTY_CART: EXIT.error,
   SVC_INVALID_BASKET: EXIT.error,
-  SVC_BASKET_UNRESOLVED: EXIT.error,
   SVC_ITEM_NOT_FOUND: EXIT.error,
   SVC_ITEM_AMBIGUOUS: EXIT.error,
   SVC_ITEM_UNAVAILABLE: EXIT.error,
   SVC_ITEM_AVAILABILITY_UNKNOWN: EXIT.error,
   SVC_OPTION_INVALID: EXIT.error,
   SVC_CURRENCY_UNKNOWN: EXIT.error,
-  SVC_CART_ITEMS_UNAVAILABLE: EXIT.error,
   SVC_CHECKOUT_PAYLOAD_ERROR: EXIT.error,
   SVC_DELIVERY_MODE_UNAVAILABLE: EXIT.error,
   SVC_STATS_BUNDLE_UNAVAILABLE: EXIT.error,
@@ -48,13 +46,15 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 export interface ErrorOptions {
-  /** Extra machine-readable facts; shown in full only with --verbose (except `safeDetails`). */
+  /** Upstream diagnostics (status, URL, body preview); shown only with --verbose. */
   details?: Record<string, unknown>;
   /** A short next step for people ("run svc login"). */
   hint?: string;
   cause?: unknown;
   /** Retry facts that are always shown (e.g. retry_after_ms for SVC_RATE_LIMITED). */
   retry?: { retryable: boolean; retry_after_ms?: number };
+  /** Machine-readable facts that are always shown (e.g. available_delivery_modes, suggestions). */
+  facts?: Record<string, unknown>;
 }
 
 export class SvcError extends Error {
@@ -62,6 +62,7 @@ export class SvcError extends Error {
   readonly details?: Record<string, unknown>;
   readonly hint?: string;
   readonly retry?: { retryable: boolean; retry_after_ms?: number };
+  readonly facts?: Record<string, unknown>;
 
   constructor(code: ErrorCode, message: string, options: ErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -70,6 +71,7 @@ export class SvcError extends Error {
     this.details = options.details;
     this.hint = options.hint;
     this.retry = options.retry;
+    this.facts = options.facts;
   }
 
   get exitCode(): number {

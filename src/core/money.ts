@@ -20,11 +20,11 @@ export function formatMinor(
     try {
       f = new Intl.NumberFormat(locale, { style: "currency", currency, currencyDisplay: "narrowSymbol" });
     } catch {
-      return `${(amount / 100).toFixed(2)} ${currency}`;
+      return `${amount} ${currency} (minor units)`;
     }
     formatters.set(key, f);
   }
-  return f.format(amount / 100);
+  return f.format(amount / 10 ** (f.resolvedOptions().maximumFractionDigits ?? 2));
 }
 
 export function money(amount: number, currency: string | null | undefined, locale?: string): Money {

@@ -28,7 +28,12 @@ function tryUrl(input: string): URL | undefined {
 
 /** The slug after `/venue/` or `/restaurant/` in a marketplace URL path. */
 function slugFromPath(url: URL): string | undefined {
-  const parts = url.pathname.split("/").filter(Boolean).map((p) => decodeURIComponent(p).toLowerCase());
+  let parts: string[];
+  try {
+    parts = url.pathname.split("/").filter(Boolean).map((p) => decodeURIComponent(p).toLowerCase());
+  } catch {
+    return undefined; // malformed percent-encoding: not a usable marketplace URL
+  }
   const at = parts.findIndex((p) => p === "venue" || p === "restaurant");
   const slug = at >= 0 ? parts[at + 1] : undefined;
   return slug && SLUG.test(slug) ? slug : undefined;

@@ -79,6 +79,24 @@ function parseRetryAfter(value: string | null): number | undefined {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Path segments of order-placement endpoints; svc never places orders (spec §1.2). */
+const PLACEMENT_SEGMENT = /^(purchase|purchases|order|orders|place-order|checkout-submit)$/i;
+
+/**
+ * Defence in depth: refuses any write to a path with an order-placement segment. (Order-history
+ * reads are GETs; the checkout preview is `pages/checkout`, which has no such segment.)
+ */
+export function assertNotPlacement(spec: Pick<RequestSpec, "method" | "path">): void {
+  if (spec.method === "GET") return;
+  const path = spec.path.split("?")[0];
+  if (path.split("/").some((seg) => PLACEMENT_SEGMENT.test(seg))) {
+    throw new SvcError(
+      "SVC_INTERNAL",
+      `refusing to call a possible order-placement endpoint (${spec.method} ${path})`,
+    );
+  }
+}
+
 export class Gateway {
   readonly hosts: Hosts;
   readonly locale: string;
@@ -117,6 +135,7 @@ export class Gateway {
   }
 
   async request<T = unknown>(spec: RequestSpec): Promise<GatewayResponse<T>> {
+    assertNotPlacement(spec);
     const useAuth = spec.auth !== "none" && !!this.auth?.hasCredentials();
     if (spec.auth === "required" && !useAuth) {
       throw new SvcError("SVC_AUTH_REQUIRED", "authentication is required for this command", {

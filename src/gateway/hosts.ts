@@ -1,5 +1,7 @@
 /** The upstream hosts, overridable through SVC_*_URL environment variables. */
 
+import { SvcError } from "../core/errors.ts";
+
 export type HostName = "auth" | "user_api" | "consumer_api" | "payment" | "release";
 
 export type Hosts = Record<HostName, string>;
@@ -24,7 +26,15 @@ export function hostsFromEnv(): Hosts {
   const out = { ...REAL_HOSTS };
   for (const [name, env] of Object.entries(HOST_ENV) as Array<[HostName, string]>) {
     const v = Deno.env.get(env);
-    if (v) out[name] = v.replace(/\/+$/, "");
+    if (!v) continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(v);
+    } catch { /* reported below */ }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+      throw new SvcError("SVC_CONFIG_INVALID", `${env}="${v}" is not an http(s) URL`);
+    }
+    out[name] = v.replace(/\/+$/, "");
   }
   return out;
 }

@@ -32,11 +32,12 @@ export function makeMeta(profile: string, locale: string): Meta {
   };
 }
 
-/** Error object: code and message always; hint and retry facts in details; upstream diagnostics only when verbose. */
+/** Error object: code and message always; hint, retry and domain facts in details; upstream diagnostics only when verbose. */
 export function errorObject(err: SvcError, verbose: boolean): ErrorObject {
   const details: Record<string, unknown> = {};
   if (err.hint) details.hint = err.hint;
   if (err.retry) Object.assign(details, err.retry);
+  if (err.facts) Object.assign(details, err.facts);
   if (verbose && err.details) Object.assign(details, err.details);
   return Object.keys(details).length
     ? { code: err.code, message: err.message, details }

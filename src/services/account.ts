@@ -1,4 +1,4 @@
-/** Account capability: auth status (and, later, the profile summary). */
+/** Auth status: who the session belongs to (GET /v1/user/me). */
 
 import { oid } from "../core/ids.ts";
 import { SvcError } from "../core/errors.ts";
@@ -6,6 +6,7 @@ import type { Gateway, TraceEntry } from "../gateway/client.ts";
 import type { Session } from "../auth/session.ts";
 import { expiryIso } from "../auth/profile_store.ts";
 import { tokenPreview } from "../auth/tokens.ts";
+import { type Json, obj } from "./context.ts";
 
 export interface StatusResult {
   authenticated: boolean;
@@ -18,10 +19,6 @@ export interface StatusResult {
   http_trace?: TraceEntry[];
 }
 
-type Json = Record<string, unknown>;
-const obj = (
-  v: unknown,
-): Json | undefined => (v && typeof v === "object" && !Array.isArray(v) ? v as Json : undefined);
 
 /** The membership signal, only when the user payload carries one (it usually does not). */
 export function plusSignal(user: Json): boolean | undefined {

@@ -490,8 +490,15 @@ export async function useAddress(
 ): Promise<UseResult> {
   const result = await editProfile(local, (p) => {
     const previous = p.svc_address_id ?? null;
+    const copies = p.svc_addresses ?? {};
+    const copy = copies[id];
+    // With a local copy of the address book, an id it lacks is unknown: nothing is written.
+    if (!copy && Object.keys(copies).length) {
+      throw new SvcError("SVC_NOT_FOUND", `address ${id} is not among the account's addresses`, {
+        hint: "list them with `svc profile addresses`",
+      });
+    }
     p.svc_address_id = id;
-    const copy = p.svc_addresses?.[id];
     return {
       write: true,
       result: {

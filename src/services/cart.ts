@@ -9,6 +9,7 @@ import { isObjectId } from "../core/ids.ts";
 import { type Money, money } from "../core/money.ts";
 import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
 import type { ResolvedLocation } from "./location.ts";
+import { venueStatic } from "./venue_lookup.ts";
 
 export interface OptionValueLine {
   id: string;
@@ -68,6 +69,13 @@ function parseLine(raw: unknown, n: number, problems: string[]): BasketLine | un
   if (!id) problems.push(`${where} has no item id`);
   if (!isCount(l.count)) problems.push(`${where} (${id ?? "?"}) has no positive count`);
   if (!isAmount(l.price)) problems.push(`${where} (${id ?? "?"}) has no line price`);
+  if (!str(l.name)) problems.push(`${where} (${id ?? "?"}) has no name`);
+  if (bool(obj(l.substitution_settings)?.is_allowed) === undefined) {
+    problems.push(`${where} (${id ?? "?"}) has no substitution setting`);
+  }
+  if (l.options !== undefined && !Array.isArray(l.options)) {
+    problems.push(`${where} (${id ?? "?"}) has malformed options`);
+  }
   const options: OptionLine[] = [];
   for (const [k, o] of arr(l.options).entries()) {
     const opt = obj(o);
@@ -76,6 +84,7 @@ function parseLine(raw: unknown, n: number, problems: string[]): BasketLine | un
       problems.push(`${where} option ${k + 1} has no id`);
       continue;
     }
+    if (!Array.isArray(opt.values)) problems.push(`${where} option ${oid} has no value list`);
     const values: OptionValueLine[] = [];
     for (const v of arr(opt.values)) {
       const val = obj(v);
@@ -106,7 +115,7 @@ export function parseBasket(raw: unknown, locale?: string): Basket | undefined {
   if (!b || !id) return undefined;
   const v = obj(b.venue) ?? {};
   const venue: BasketVenue = {
-    id: str(v.id) ?? str(b.venue_id) ?? null,
+    id: (str(v.id) ?? str(b.venue_id))?.toLowerCase() ?? null,
     name: str(v.name) ?? null,
     slug: str(v.slug) ?? null,
     country: str(v.country) ?? null,
@@ -131,8 +140,15 @@ export function parseBasket(raw: unknown, locale?: string): Basket | undefined {
   };
 }
 
-/** GET the baskets page at a location; every basket is parsed, malformed ones skipped with a warning. */
-export async function loadBaskets(ctx: ServiceContext, loc: ResolvedLocation): Promise<Basket[]> {
+/**
+ * GET the baskets page at a location. Reads skip a basket without an id (with a warning); `strict`
+ * (used before mutations) fails instead, because an unidentifiable basket could be overwritten.
+ */
+export async function loadBaskets(
+  ctx: ServiceContext,
+  loc: ResolvedLocation,
+  opts: { strict?: boolean } = {},
+): Promise<Basket[]> {
   const { data } = await ctx.gw.request({
     host: "consumer_api",
     method: "GET",
@@ -147,6 +163,18 @@ export async function loadBaskets(ctx: ServiceContext, loc: ResolvedLocation): P
   const out: Basket[] = [];
   for (const raw of page.baskets) {
     const b = parseBasket(raw, ctx.locale);
+    const unidentified = !b
+      ? "a basket has no id"
+      : !b.venue.id || !isObjectId(b.venue.id)
+      ? `basket ${b.id} names no venue id`
+      : undefined;
+    if (unidentified && opts.strict) {
+      throw new SvcError(
+        "SVC_INVALID_BASKET",
+        `the baskets cannot be read safely (${unidentified}), so nothing was changed`,
+        { hint: "check the basket in the marketplace app" },
+      );
+    }
     if (b) out.push(b);
     else ctx.warn("skipped a basket without an id");
   }
@@ -251,19 +279,42 @@ export async function bulkDelete(ctx: ServiceContext, ids: string[]): Promise<vo
 }
 
 export interface Totals {
-  total_items: number;
+  /** Null when the totals could not be re-read after a successful write. */
+  total_items: number | null;
   total: Money | null;
 }
 
-/** Totals after a mutation, re-read from the count and baskets endpoints. */
+/**
+ * Totals after a mutation, re-read from the count and baskets endpoints. The write already
+ * succeeded, so a failing re-read is a warning, never an error (a retry would repeat the change).
+ */
 export async function totalsAfter(
   ctx: ServiceContext,
   loc: ResolvedLocation,
   venueId: string | null,
 ): Promise<Totals> {
-  const [count, baskets] = await Promise.all([basketCount(ctx), loadBaskets(ctx, loc)]);
-  const basket = venueId ? baskets.find((b) => b.venue.id === venueId) : undefined;
-  return { total_items: count, total: basket?.total ?? null };
+  try {
+    const [count, baskets] = await Promise.all([basketCount(ctx), loadBaskets(ctx, loc)]);
+    const basket = venueId ? baskets.find((b) => b.venue.id === venueId) : undefined;
+    return { total_items: count, total: basket?.total ?? null };
+  } catch (e) {
+    const why = e instanceof SvcError ? `${e.message} [${e.code}]` : String(e);
+    ctx.warn(`the basket was changed, but its totals could not be re-read: ${why}`);
+    return { total_items: null, total: null };
+  }
+}
+
+/** The basket's currency, else the venue page's; never a default (spec §4.3 rule 4). */
+export async function basketCurrency(ctx: ServiceContext, basket: Basket): Promise<string> {
+  if (basket.venue.currency) return basket.venue.currency;
+  if (basket.venue.slug) {
+    const c = str(obj((await venueStatic(ctx, basket.venue.slug)).payload.venue)?.currency);
+    if (c) return c;
+  }
+  throw new SvcError(
+    "SVC_CURRENCY_UNKNOWN",
+    "the basket's currency cannot be verified, so it was not changed",
+  );
 }
 
 export interface RemoveResult extends Totals {
@@ -281,7 +332,7 @@ export async function removeItem(
   opts: { count: number; all: boolean; venueId?: string },
 ): Promise<RemoveResult> {
   return await serialized(async () => {
-    const basket = requireBasket(await loadBaskets(ctx, loc), opts.venueId);
+    const basket = requireBasket(await loadBaskets(ctx, loc, { strict: true }), opts.venueId);
     const index = basket.lines.findIndex((l) => l.id === itemId);
     if (index < 0) {
       throw new SvcError(
@@ -310,14 +361,7 @@ export async function removeItem(
       await bulkDelete(ctx, [basket.id]);
       mutation = "clear";
     } else {
-      const currency = basket.venue.currency;
-      if (!currency) {
-        throw new SvcError(
-          "SVC_CURRENCY_UNKNOWN",
-          "the basket does not say its currency, so it was not changed",
-        );
-      }
-      await postBasket(ctx, basket.venue.id!, currency, remaining);
+      await postBasket(ctx, basket.venue.id!, await basketCurrency(ctx, basket), remaining);
     }
     const totals = await totalsAfter(ctx, loc, basket.venue.id);
     return {
@@ -343,15 +387,15 @@ export async function clearBaskets(
   opts: { all: boolean; venueId?: string },
 ): Promise<ClearResult> {
   return await serialized(async () => {
-    const baskets = await loadBaskets(ctx, loc);
+    const baskets = await loadBaskets(ctx, loc, { strict: opts.all });
     const targets = opts.all ? baskets : [requireBasket(baskets, opts.venueId)];
     if (targets.length) await bulkDelete(ctx, targets.map((b) => b.id));
-    const count = await basketCount(ctx);
+    const totals = await totalsAfter(ctx, loc, null);
     return {
       mutation: "clear",
       basket_ids: targets.map((b) => b.id),
       cleared_baskets: targets.length,
-      total_items: count,
+      total_items: totals.total_items,
       total: null,
     };
   });

@@ -49,7 +49,7 @@ export interface AddResult {
   mutation: "add";
   line_id: string;
   item: { id: string; name: string; unit_price: number; count: number; options: OptionLine[] };
-  total_items: number;
+  total_items: number | null;
   total: Money | null;
 }
 
@@ -117,12 +117,12 @@ export function pickByQuery(items: MenuItem[], query: string): MenuItem {
   const suggestions = (matches.length ? matches : products).slice(0, 5).map((i) => `${i.name} (${i.id})`);
   if (!matches.length) {
     throw new SvcError("SVC_ITEM_NOT_FOUND", `no item matches "${query}"`, {
-      details: { suggestions },
+      facts: { suggestions },
       hint: suggestions.length ? `did you mean: ${suggestions.join("; ")}` : undefined,
     });
   }
   throw new SvcError("SVC_ITEM_AMBIGUOUS", `${matches.length} items match "${query}"; pick one`, {
-    details: { suggestions },
+    facts: { suggestions },
     hint: `did you mean: ${suggestions.join("; ")}`,
   });
 }
@@ -198,7 +198,7 @@ async function refreshItem(ctx: ServiceContext, venue: VenueStatic, itemId: stri
         `the current availability of item ${itemId} could not be verified, so it was not added`,
       );
     }
-    return { ...fromContent, options: null, blocked: null };
+    return { ...fromContent, options: null };
   }
   const primary = detail ?? assortment!;
   const blockedBy = [detail, assortment].find((i) => i && i.available === false);
@@ -253,7 +253,9 @@ async function contentItem(
   ctx: ServiceContext,
   venue: VenueStatic,
   itemId: string,
-): Promise<{ id: string; name: string | null; unit_price: number | null } | undefined> {
+): Promise<
+  { id: string; name: string | null; unit_price: number | null; blocked: string | null } | undefined
+> {
   try {
     const { data } = await ctx.gw.request({
       host: "consumer_api",
@@ -265,10 +267,19 @@ async function contentItem(
       for (const i of arr(obj(s)?.items)) {
         const it = obj(i);
         if (str(it?.id) !== itemId) continue;
+        // Availability must be stated here too (rule 3): without it the item cannot be verified.
+        if (!it || !("disabled_info" in it || "purchasable_balance" in it)) return undefined;
+        const balance = num(it.purchasable_balance);
+        const blocked = it.disabled_info !== null && it.disabled_info !== undefined
+          ? str(obj(it.disabled_info)?.disable_text) ?? "unavailable"
+          : balance !== undefined && balance <= 0
+          ? "out of stock"
+          : null;
         return {
           id: itemId,
-          name: str(it?.name) ?? null,
-          unit_price: num(it?.price) ?? num(obj(it?.price)?.amount) ?? null,
+          name: str(it.name) ?? null,
+          unit_price: num(it.price) ?? num(obj(it.price)?.amount) ?? null,
+          blocked,
         };
       }
     }
@@ -294,7 +305,6 @@ function findGroup(groups: OptionGroup[], key: string): OptionGroup {
 export function buildOptions(
   groups: OptionGroup[] | null,
   choices: OptionChoice[],
-  warn: (m: string) => void,
 ): OptionLine[] {
   if (!groups) {
     if (choices.length) {
@@ -321,21 +331,28 @@ export function buildOptions(
       );
     }
     if (value.price === null) {
-      warn(
-        `option value "${
-          value.name ?? value.id
-        }" has no price metadata; it is sent as 0 and the basket may price it`,
+      throw new SvcError(
+        "SVC_OPTION_INVALID",
+        `option value "${value.name ?? value.id}" of "${
+          g.name ?? g.id
+        }" has no price in the menu data, so the ` +
+          "line total cannot be verified (a missing price is not the same as free)",
       );
     }
     const line = picked.get(g.id) ?? { id: g.id, name: g.name, values: [] };
     const existing = line.values.find((v) => v.id === value.id);
     if (existing) existing.count += c.count;
-    else {line.values.push({
-        id: value.id,
-        name: value.name,
-        count: c.count,
-        price: value.price?.amount ?? 0,
-      });}
+    else line.values.push({ id: value.id, name: value.name, count: c.count, price: value.price.amount });
+    const units = existing?.count ?? c.count;
+    const perValue = g.max_per_value ?? 1;
+    if (units > perValue) {
+      throw new SvcError(
+        "SVC_OPTION_INVALID",
+        `option value "${value.name ?? value.id}" of "${
+          g.name ?? g.id
+        }" allows at most ${perValue} unit(s), got ${units}`,
+      );
+    }
     picked.set(g.id, line);
   }
   for (const g of groups) {
@@ -381,7 +398,7 @@ export async function addToCart(
       );
     }
     const loc = await location();
-    const baskets = await loadBaskets(ctx, loc);
+    const baskets = await loadBaskets(ctx, loc, { strict: true });
     const basket = baskets.find((b) => b.venue.id === venue.id);
     if (basket) assertCompleteSnapshot(basket);
 
@@ -414,7 +431,7 @@ export async function addToCart(
     if (req.name && current.name && lower(req.name) !== lower(current.name)) {
       ctx.warn(`the item is called "${current.name}", not "${req.name}"`);
     }
-    const options = buildOptions(current.options, req.options, ctx.warn);
+    const options = buildOptions(current.options, req.options);
     const perUnit = unit +
       options.reduce((s, o) => s + o.values.reduce((t, v) => t + (v.price ?? 0) * v.count, 0), 0);
 
@@ -422,7 +439,7 @@ export async function addToCart(
     const same = lines.findIndex((l) => l.id === itemId && sameOptions(l.options, options));
     if (same >= 0) {
       const l = lines[same];
-      lines[same] = { ...l, count: l.count + req.count, price: (l.price ?? 0) + perUnit * req.count };
+      lines[same] = { ...l, count: l.count + req.count, price: perUnit * (l.count + req.count) };
     } else {
       lines.push({
         id: itemId,

@@ -5,9 +5,9 @@
 
 import { SvcError } from "../core/errors.ts";
 import { type Money, money } from "../core/money.ts";
-import { arr, bool, language, num, obj, type ServiceContext, str } from "./context.ts";
+import { arr, language, num, obj, type ServiceContext, str } from "./context.ts";
 import type { ResolvedLocation } from "./location.ts";
-import { type Basket, type BasketLine, loadBaskets, requireBasket } from "./cart.ts";
+import { basketCurrency, type BasketLine, loadBaskets, requireBasket } from "./cart.ts";
 import { resolveVenue, venueStatic } from "./venue_lookup.ts";
 
 export type DeliveryMode = "standard" | "priority" | "schedule";
@@ -162,7 +162,7 @@ export function decideDeliveryMode(
     throw new SvcError(
       "SVC_DELIVERY_MODE_UNAVAILABLE",
       `delivery mode "${requested}" is not available: ${why}; available: ${available.join(", ") || "none"}`,
-      { details: { requested_delivery_mode: requested, available_delivery_modes: available } },
+      { facts: { requested_delivery_mode: requested, available_delivery_modes: available } },
     );
   }
   return { applied: requested, available };
@@ -175,14 +175,32 @@ export interface CheckoutOptions {
   venueId?: string;
 }
 
-async function basketCurrency(ctx: ServiceContext, basket: Basket, slug: string | null): Promise<string> {
-  if (basket.venue.currency) return basket.venue.currency;
-  if (slug) {
-    const page = await venueStatic(ctx, slug);
-    const c = str(obj(page.payload.venue)?.currency);
-    if (c) return c;
-  }
-  throw new SvcError("SVC_CURRENCY_UNKNOWN", "the venue's currency is unknown, so no preview is built");
+/** Categories the assortment root does not list come from each item's page (`category_id`). */
+async function fillCategories(
+  ctx: ServiceContext,
+  venueId: string,
+  lines: BasketLine[],
+  index: AssortmentIndex,
+) {
+  const missing = lines.filter((l) => !index.category.has(l.id)).map((l) => l.id);
+  await Promise.all(missing.map(async (id) => {
+    try {
+      const { data } = await ctx.gw.request({
+        host: "consumer_api",
+        method: "GET",
+        path: `/order-xp/web/v1/pages/venue/${encodeURIComponent(venueId)}/item/${encodeURIComponent(id)}`,
+        query: { language: language(ctx.locale) },
+        auth: "optional",
+      });
+      const item = obj(obj(data)?.item) ?? obj(data);
+      const category = str(item?.category_id);
+      if (category) index.category.set(id, category);
+      const price = num(item?.price);
+      if (price !== undefined && !index.price.has(id)) index.price.set(id, price);
+    } catch (e) {
+      if (e instanceof SvcError && ["SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED"].includes(e.code)) throw e;
+    }
+  }));
 }
 
 export async function checkoutPreview(
@@ -202,9 +220,10 @@ export async function checkoutPreview(
   const slug = basket.venue.slug ??
     (await resolveVenue(ctx, { kind: "id", id: venueId }, () => Promise.resolve(loc))).slug;
   const [currency, index] = await Promise.all([
-    basketCurrency(ctx, basket, slug),
+    basketCurrency(ctx, { ...basket, venue: { ...basket.venue, slug } }),
     assortmentIndex(ctx, slug),
   ]);
+  await fillCategories(ctx, venueId, basket.lines, index);
   let country = basket.venue.country;
   if (!country || country.length !== 3) {
     country = str(obj((await venueStatic(ctx, slug)).payload.venue)?.country)?.toUpperCase() ?? country;
@@ -274,6 +293,3 @@ export async function checkoutPreview(
     toasts: arr(res.toasts).map((t) => str(obj(t)?.text)).filter((t): t is string => !!t),
   };
 }
-
-export const isFreeWoltPlusDelivery = (res: unknown) =>
-  bool(obj(obj(res)?.telemetry)?.is_free_wolt_plus_delivery) ?? null;

@@ -268,6 +268,7 @@ async function enrichRows(ctx: ServiceContext, loc: ResolvedLocation, rows: Venu
             selected_delivery_method: "homedelivery",
           },
           auth: "optional",
+          retry: false, // retries would outlive the time budget
           timeoutMs: Math.max(500, deadline - Date.now()),
         });
         applyDynamic(row, obj(data) ?? {});

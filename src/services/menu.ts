@@ -51,6 +51,8 @@ export interface OptionGroup {
   min: number;
   /** Null when the payload sets no upper bound. */
   max: number | null;
+  /** Most units of one value (`max_single_selections`); null when the payload does not say. */
+  max_per_value: number | null;
   default_value_ids: string[];
   values: OptionValue[];
 }
@@ -224,6 +226,7 @@ export class ItemParser {
       const valuesRaw = Array.isArray(def?.values) ? def.values : bind.values;
       if (!def && !Array.isArray(bind.values)) this.note("option groups whose definition is missing");
       const type = str(def?.type) ?? str(bind.type) ?? null;
+      const config = obj(bind.multi_choice_config) ?? obj(def?.multi_choice_config);
       const range = obj(obj(bind.multi_choice_config)?.total_range) ??
         obj(obj(def?.multi_choice_config)?.total_range);
       const min = Math.max(0, num(range?.min) ?? 0);
@@ -246,6 +249,7 @@ export class ItemParser {
         required: min >= 1,
         min,
         max,
+        max_per_value: num(config?.max_single_selections) ?? null,
         default_value_ids: (Array.isArray(dv) ? dv : [dv]).filter((x): x is string =>
           typeof x === "string" && x !== ""
         ),

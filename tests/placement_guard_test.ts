@@ -1,0 +1,54 @@
+/** svc never places an order: the gateway refuses placement paths, and no source names one. */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { assertNotPlacement } from "../src/gateway/client.ts";
+import { ROOT } from "./helpers.ts";
+
+Deno.test("the gateway refuses writes to order-placement paths", () => {
+  for (
+    const path of [
+      "/order-xp/web/v1/pages/purchase",
+      "/order-xp/v1/orders",
+      "/v1/purchases/x",
+      "/a/order?x=1",
+    ]
+  ) {
+    assert.throws(() => assertNotPlacement({ method: "POST", path }), /order-placement/, path);
+    assert.throws(() => assertNotPlacement({ method: "PUT", path }), /order-placement/, path);
+  }
+  for (
+    const path of [
+      "/order-xp/web/v2/pages/checkout",
+      "/order-xp/v1/baskets",
+      "/order-xp/v1/baskets/bulk/delete",
+      "/v2/delivery/info",
+      "/v3/venues/favourites/650000000000000000000aa1",
+    ]
+  ) assertNotPlacement({ method: "POST", path });
+  // Order history reads are GETs.
+  assertNotPlacement({
+    method: "GET",
+    path: "/order-tracking-api/v1/order_history/purchase/65c000000000000000000082",
+  });
+});
+
+Deno.test("no client source file names a placement endpoint", async () => {
+  const offenders: string[] = [];
+  const walk = async (dir: string) => {
+    for await (const e of Deno.readDir(dir)) {
+      const p = join(dir, e.name);
+      if (e.isDirectory) {
+        if (e.name !== "sandbox") await walk(p); // the simulator answers placement paths with 403
+      } else if (p.endsWith(".ts")) {
+        const text = await Deno.readTextFile(p);
+        for (const m of text.matchAll(/["'`]([^"'`]*\/(?:purchases?|orders?)(?:\/[^"'`]*)?)["'`]/g)) {
+          // Order-history reads (order_history/…/purchase/<id>) are the only allowed mentions.
+          if (!/order-tracking-api|order_history|\$\{HISTORY\}/.test(m[1])) offenders.push(`${p}: ${m[1]}`);
+        }
+      }
+    }
+  };
+  await walk(join(ROOT, "src"));
+  assert.deepEqual(offenders, []);
+});
