@@ -19,7 +19,6 @@ export interface StatusResult {
   http_trace?: TraceEntry[];
 }
 
-
 /** The membership signal, only when the user payload carries one (it usually does not). */
 export function plusSignal(user: Json): boolean | undefined {
   const plus = obj(user.wolt_plus) ?? obj(user.svc_plus);
