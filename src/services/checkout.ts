@@ -9,6 +9,7 @@ import { arr, language, num, obj, type ServiceContext, str } from "./context.ts"
 import type { ResolvedLocation } from "./location.ts";
 import { basketCurrency, type BasketLine, loadBaskets, requireBasket } from "./cart.ts";
 import { resolveVenue, venueStatic } from "./venue_lookup.ts";
+import { assortmentRoot } from "./venue.ts";
 
 export type DeliveryMode = "standard" | "priority" | "schedule";
 
@@ -51,13 +52,7 @@ interface AssortmentIndex {
 
 /** Item → leaf category id and unit price from the venue assortment (categories carry item ids). */
 async function assortmentIndex(ctx: ServiceContext, slug: string): Promise<AssortmentIndex> {
-  const { data } = await ctx.gw.request({
-    host: "consumer_api",
-    method: "GET",
-    path: `/consumer-api/consumer-assortment/v1/venues/slug/${encodeURIComponent(slug)}/assortment`,
-    query: { language: language(ctx.locale) },
-    auth: "none",
-  });
+  const data = await assortmentRoot(ctx, slug);
   const index: AssortmentIndex = { category: new Map(), price: new Map() };
   const walk = (cats: unknown[]) => {
     for (const c of cats) {
