@@ -409,3 +409,26 @@ Deno.test("location: --address geocodes through the marketplace proxy; account a
     assert.equal(acct.json<{ location: { source: string } }>().data.location.source, "account_default");
   });
 });
+
+Deno.test("every discovery command gives the same data in json and yaml", async () => {
+  await withEnv(async (t) => {
+    const cmds = [
+      ["feed", "--section-limit", "2"],
+      ["top", "3"],
+      ["venues", "--limit", "3", "--sort", "rating"],
+      ["venues", "categories", "--limit", "3"],
+      ["items", "--query", "pasta", "--limit", "5"],
+    ];
+    for (const cmd of cmds) {
+      const j = await t.run([...cmd, ...AT, "--format", "json"]);
+      const y = await t.run([...cmd, ...AT, "--format", "yaml"]);
+      assert.equal(y.code, 0, cmd.join(" "));
+      const doc = load(y.stdout) as { data: unknown; warnings: string[] };
+      assert.deepEqual(doc.data, j.json().data, cmd.join(" "));
+      assert.deepEqual(doc.warnings, j.json().warnings, cmd.join(" "));
+      const table = await t.run([...cmd, ...AT]);
+      assert.equal(table.code, 0);
+      assert.ok(table.stdout.trim().length > 0, `${cmd.join(" ")} prints a table`);
+    }
+  });
+});
