@@ -657,3 +657,69 @@ Deno.test("checkout takes a missing category from the item page, else fails with
     t.sandbox.setFaults([]);
   });
 });
+
+Deno.test("cart UX guards: two lines of one item, --venue-id by slug, idempotent clear, expectations, notices", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    assert.equal((await add(t, [PP, CARBONARA, "--option", "Size=Large"])).code, 0);
+    assert.equal((await add(t, [PP, CARBONARA, "--option", "Size=Regular"])).code, 0);
+    t.sandbox.clearLog();
+    let r = await t.run(["cart", "remove", CARBONARA, "--venue-id", PP, ...AT, "--format", "json"]);
+    assert.equal(r.json().error?.code, "SVC_ITEM_AMBIGUOUS", r.stdout);
+    assert.equal((r.json().error?.details?.lines as string[]).length, 2);
+    assert.deepEqual(basketWrites(t.log()), [], "an ambiguous remove writes nothing");
+    r = await t.run([
+      "cart",
+      "remove",
+      CARBONARA,
+      "--all",
+      "--venue-id",
+      `https://wolt.com/en/fin/helsinki/venue/${PP}`,
+      ...AT,
+      "--format",
+      "json",
+    ]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(r.json<{ removed_count: number; mutation: string }>().data.removed_count, 2);
+    assert.equal(r.json<{ mutation: string }>().data.mutation, "clear");
+
+    // Clearing when there is nothing to clear succeeds with 0 and a warning.
+    r = await t.run(["cart", "clear", ...AT, "--format", "json"]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(r.json<{ cleared_baskets: number }>().data.cleared_baskets, 0);
+    assert.ok(r.json().warnings.some((w) => w.includes("already empty")));
+
+    // Expectations that do not match the current item add nothing.
+    t.sandbox.clearLog();
+    r = await add(t, [PP, TIRAMISU, "--price", "600"]);
+    assert.equal(r.json().error?.code, "SVC_ITEM_CHANGED");
+    assert.match(r.json().error?.message ?? "", /€6\.90.*€6\.00/);
+    r = await add(t, [PP, TIRAMISU, "--name", "Panna cotta"]);
+    assert.equal(r.json().error?.code, "SVC_ITEM_CHANGED");
+    assert.equal((await add(t, [PP, TIRAMISU, "--price", "690", "--name", "tiramisu"])).code, 0);
+    // A zero-price menu notice is refused before any write.
+    r = await add(t, [PP, "651000000000000000000b0f"]);
+    assert.equal(r.json().error?.code, "SVC_ITEM_UNAVAILABLE");
+    assert.match(r.json().error?.message ?? "", /notice/);
+    assert.equal(posts(t.log()).length, 1, "only the matching add wrote");
+
+    // Flag syntax: option counts, one value per --option, minor units.
+    for (
+      const [flag, msg] of [["Size=Large:x", /count after ":"/], [
+        "Size=Large,Regular",
+        /repeat the flag/,
+      ]] as const
+    ) {
+      r = await add(t, [PP, CARBONARA, "--option", flag]);
+      assert.equal(r.code, 2, flag);
+      assert.match(r.json().error?.message ?? "", msg);
+    }
+    r = await t.run(["checkout", ...AT, "--tip", "2.50", "--format", "json"]);
+    assert.equal(r.code, 2);
+    assert.match(r.json().error?.message ?? "", /minor units/);
+    // Checkout notes (e.g. an unknown promo code) are warnings too.
+    r = await t.run(["checkout", ...AT, "--promo-code", "NOPE", "--format", "json"]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.ok(r.json().warnings.some((w) => w.startsWith("checkout:")), JSON.stringify(r.json().warnings));
+  });
+});

@@ -153,6 +153,9 @@ Deno.test("--sandbox uses its own profile and state and never touches the real p
     assert.equal(out.code, 0);
     const after = await t.run(["status", "--sandbox", "--format", "json"]);
     assert.equal(after.json<{ authenticated: boolean }>().data.authenticated, false);
+    const signedOut = await t.run(["--sandbox", "cart", "count", "--format", "json"]);
+    assert.equal(signedOut.code, 4);
+    assert.match(String(signedOut.json().error?.details?.hint), /svc sandbox reset/);
     await assert.rejects(Deno.stat(t.configPath));
     const reset = await t.run(["sandbox", "reset", "--format", "json"]);
     assert.equal(reset.code, 0);

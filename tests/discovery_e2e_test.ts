@@ -371,7 +371,7 @@ Deno.test("items: relevance order, venue groups, sample boundary flags, --availa
 
     // Table: grouped by venue, at most three products each.
     const table = await t.run(["items", ...AT, "--query", "kotimaa", "--limit", "50"]);
-    assert.match(table.stdout, /^Venue\s+Item\s+Price\s+Available\s+Slug/);
+    assert.match(table.stdout, /^Venue\s+Item\s+Price\s+Available\s+Item id\s+Slug/);
     assert.match(table.stdout, /… \d+ more/);
     assert.match(table.stdout, /completeness unknown/);
 

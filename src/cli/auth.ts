@@ -26,11 +26,9 @@ async function runStatus(rt: Runtime): Promise<void> {
     (w) => rt.warn(w),
   );
   await rt.emit(data, (d, ui) => {
-    const { http_trace, ...rest } = d as StatusResult & { http_trace?: unknown[] };
-    const main = record<Record<string, unknown>>("Auth status")(rest, ui);
-    return http_trace
-      ? `${main}\n(${http_trace.length} upstream request(s); see --format json for the trace)`
-      : main;
+    // The trace itself went to stderr as it happened; the table shows the rest.
+    const { http_trace: _trace, ...rest } = d as StatusResult & { http_trace?: unknown[] };
+    return record<Record<string, unknown>>("Auth status")(rest, ui);
   });
 }
 

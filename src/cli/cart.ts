@@ -1,7 +1,6 @@
 /** Basket and checkout-preview commands (both layouts). */
 
 import { type Command, Option } from "commander";
-import { isObjectId } from "../core/ids.ts";
 import { SvcError } from "../core/errors.ts";
 import { formatMinor } from "../core/money.ts";
 import { isUrl, parseItemRef, parseVenueRef } from "../core/refs.ts";
@@ -17,17 +16,15 @@ import {
 } from "../services/cart.ts";
 import { action, type Runtime, type TableRenderer } from "./runtime.ts";
 import { leaf } from "./tree.ts";
-import { collect, parseIntFlag } from "./options.ts";
+import { collect, parseIntFlag, parseMinorFlag } from "./options.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 
+/** --venue-id: the basket's venue as a 24-hex id, a slug or a venue URL (matched against the baskets). */
 function venueIdFlag(raw: unknown): string | undefined {
   if (raw === undefined) return undefined;
-  const v = String(raw).trim();
-  if (!isObjectId(v)) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --venue-id "${raw}": expected a 24-character hex id`);
-  }
-  return v.toLowerCase();
+  const ref = parseVenueRef(String(raw));
+  return ref.kind === "id" ? ref.id : ref.slug;
 }
 
 export interface CartState {
@@ -66,7 +63,12 @@ function cartTable(d: CartState, ui: Ui, details: boolean): string {
     ui.style,
     title,
   );
-  const others = d.baskets.length > 1 ? `\n${d.baskets.length - 1} other basket(s): see --venue-id` : "";
+  const rest = d.baskets.filter((o) => o.basket_id !== b.id);
+  const others = rest.length
+    ? `\nOther baskets (pick with --venue-id): ${
+      rest.map((o) => `${o.venue_name ?? "?"} (${o.venue_id}, ${o.total_items} item(s))`).join("; ")
+    }`
+    : "";
   return table + others;
 }
 
@@ -161,7 +163,7 @@ async function runAdd(rt: Runtime, first: string, second?: string): Promise<void
     options: (Array.isArray(o.option) ? o.option as string[] : []).map(parseOptionFlag),
     allowSubstitutions: o.allowSubstitutions === true,
     name: typeof o.name === "string" ? o.name : undefined,
-    price: o.price === undefined ? undefined : parseIntFlag("price", o.price, 0),
+    price: o.price === undefined ? undefined : parseMinorFlag("price", o.price),
     currency,
     venueSlug,
   };
@@ -217,7 +219,7 @@ function checkoutAction(modes: readonly DeliveryMode[]) {
         `invalid --delivery-mode "${o.deliveryMode}": use ${modes.join(", ")}`,
       );
     }
-    const tip = o.tip === undefined ? undefined : parseIntFlag("tip", o.tip, 0);
+    const tip = o.tip === undefined ? undefined : parseMinorFlag("tip", o.tip);
     const promoCode = typeof o.promoCode === "string" ? o.promoCode.trim() : undefined;
     if (o.promoCode !== undefined && !promoCode) {
       throw new SvcError("SVC_INVALID_ARGUMENT", "--promo-code must not be empty");
@@ -253,7 +255,7 @@ function addShowFlags(cmd: Command): Command {
 function addCheckoutFlags(cmd: Command, modes: string): Command {
   return cmd
     .addOption(new Option("--delivery-mode <mode>", `${modes} (default: standard)`))
-    .addOption(new Option("--tip <minor>", "courier tip in minor units"))
+    .addOption(new Option("--tip <minor>", "courier tip in minor units (250 = 2.50)"))
     .addOption(new Option("--promo-code <id>", "promotion id to apply"))
     .addOption(new Option("--venue-id <id>", "basket of this venue (default: the first basket)"));
 }

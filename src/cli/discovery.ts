@@ -18,7 +18,7 @@ import { badgePrefix } from "../output/badges.ts";
 import type { Cell } from "../output/table.ts";
 import { action, type Runtime, type TableRenderer } from "./runtime.ts";
 import { addPaging, addShowHighlights, leaf } from "./tree.ts";
-import { parseIntFlag } from "./options.ts";
+import { parseIntFlag, parseMinorFlag } from "./options.ts";
 import { parseChoice, parseNumberFlag, parsePaging, parseShowHighlights, requireText } from "./paging.ts";
 
 const VENUE_TYPES = ["restaurant", "grocery", "pharmacy", "retail"] as const;
@@ -93,6 +93,12 @@ async function runFeed(rt: Runtime): Promise<void> {
 
 async function runTop(rt: Runtime, n?: string): Promise<void> {
   const o = rt.opts;
+  if (n !== undefined && !/^\d+$/.test(n.trim())) {
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      `invalid N "${n}": expected how many venues to show, e.g. \`svc top 5\``,
+    );
+  }
   const count = n === undefined ? 10 : parseIntFlag("N", n, 1);
   const paging = parsePaging(o, count);
   const highlights = parseShowHighlights(o.showHighlights);
@@ -126,7 +132,7 @@ async function runVenues(rt: Runtime): Promise<void> {
     minRating: parseNumberFlag("min-rating", o.minRating, 0, 10),
     maxDeliveryFee: o.maxDeliveryFee === undefined
       ? undefined
-      : parseIntFlag("max-delivery-fee", o.maxDeliveryFee, 0),
+      : parseMinorFlag("max-delivery-fee", o.maxDeliveryFee),
     enrich: o.enrich === true,
     paging: parsePaging(o),
   };
@@ -162,17 +168,19 @@ function itemsTable(d: ItemSearchResult, ui: Ui): string {
         ui.table.truncate(i.name, 42),
         i.price.formatted ?? i.price.amount,
         i.is_available === null ? "?" : i.is_available,
+        i.item_id,
         n === 0 ? g.venue_slug : "",
       ])
     );
-    if (g.item_ranks.length > 3) rows.push(["", `… ${g.item_ranks.length - 3} more`, "", "", ""]);
+    if (g.item_ranks.length > 3) rows.push(["", `… ${g.item_ranks.length - 3} more`, "", "", "", ""]);
   }
   const footer = [
     `${d.returned_count} item(s) from ${d.venue_groups.length} venue(s); completeness unknown` +
     (d.limit_reached ? ` (limit ${d.limit} reached)` : ""),
     `more from one venue: svc venue menu <slug> --query ${JSON.stringify(d.query)}`,
   ].join("\n");
-  return ui.table.renderTable(["Venue", "Item", "Price", "Available", "Slug"], rows, ui.style) + "\n" +
+  return ui.table.renderTable(["Venue", "Item", "Price", "Available", "Item id", "Slug"], rows, ui.style) +
+    "\n" +
     footer;
 }
 

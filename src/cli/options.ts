@@ -132,6 +132,17 @@ export function parseLocation(opts: Record<string, unknown>): LocationOverride {
   return address ? { address } : {};
 }
 
+/** An amount in minor currency units (spec §2.13): a whole number ≥ 0, explained in the error. */
+export function parseMinorFlag(name: string, raw: unknown): number {
+  const text = String(raw).trim();
+  if (!/^\d+$/.test(text)) {
+    throw usage(
+      `invalid --${name} "${raw}": amounts are whole numbers in minor units (cents), e.g. 250 for 2.50`,
+    );
+  }
+  return Number(text);
+}
+
 export function parseIntFlag(name: string, raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const text = String(raw).trim();
   const n = Number(text);

@@ -176,7 +176,15 @@ export class Runtime {
   }
 
   async fail(e: unknown): Promise<number> {
-    const err = toSvcError(e);
+    let err = toSvcError(e);
+    if (
+      this.globals.sandbox && (err.code === "SVC_AUTH_REQUIRED" || err.code === "SVC_AUTH_REFRESH_FAILED")
+    ) {
+      err = new SvcError(err.code, err.message, {
+        details: err.details,
+        hint: "the sandbox profile is signed out: `svc sandbox reset` signs the demo user in again",
+      });
+    }
     await renderError(err, {
       format: this.globals.format,
       verbose: this.globals.verbose,
@@ -220,7 +228,7 @@ export async function renderError(err: SvcError, ctx: ErrorContext): Promise<voi
   }
   const style = makeStyle(colorEnabled(!ctx.color) && Deno.stderr.isTerminal());
   const lines = [style.red(`Error: ${err.message} [${err.code}]`)];
-  if (err.hint) lines.push(`Hint: ${err.hint}`);
+  if (err.hint && !(ctx.verbose && err.hint.includes("--verbose"))) lines.push(`Hint: ${err.hint}`);
   if (err.retry?.retry_after_ms !== undefined) lines.push(`Retry after: ${err.retry.retry_after_ms} ms`);
   if (ctx.verbose && err.details) lines.push(`Details: ${JSON.stringify(err.details)}`);
   for (const w of ctx.warnings) lines.push(style.yellow(`Warning: ${w}`));

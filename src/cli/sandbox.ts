@@ -2,6 +2,7 @@
 
 import { type Command, Option } from "commander";
 import { HOST_ENV } from "../gateway/hosts.ts";
+import { SvcError } from "../core/errors.ts";
 import { ensurePrivateDir } from "../config/files.ts";
 import { sandboxPaths } from "../config/paths.ts";
 import { action, type Runtime } from "./runtime.ts";
@@ -14,14 +15,29 @@ async function serve(rt: Runtime): Promise<void> {
   await ensurePrivateDir(paths.dir);
   const { startSandbox } = await import("../sandbox/mod.ts");
   const { hostsOf } = await import("./sandbox_runtime.ts");
-  const sandbox = await startSandbox({ port, statePath: rt.opts.ephemeral ? undefined : paths.state });
+  let sandbox;
+  try {
+    sandbox = await startSandbox({ port, statePath: rt.opts.ephemeral ? undefined : paths.state });
+  } catch (e) {
+    if (e instanceof Deno.errors.AddrInUse) {
+      throw new SvcError(
+        "SVC_INVALID_ARGUMENT",
+        `port ${port} is already in use; pick another --port or omit it`,
+      );
+    }
+    throw e;
+  }
+  // Sandbox-only tokens of the demo user, so a second shell can sign in at once.
+  const demo = await sandbox.mintSession();
   const hosts = hostsOf(sandbox.urls);
   const exports = Object.fromEntries(
     (Object.keys(HOST_ENV) as Array<keyof typeof HOST_ENV>).map((h) => [HOST_ENV[h], hosts[h]]),
   );
-  await rt.emit({ base_url: sandbox.baseUrl, port: sandbox.port, env: exports }, (d) =>
+  const login = `svc login --wtoken ${demo.access_token} --wrtoken ${demo.refresh_token}`;
+  await rt.emit({ base_url: sandbox.baseUrl, port: sandbox.port, env: exports, login }, (d) =>
     [
       ...Object.entries(d.env).map(([k, v]) => `export ${k}=${v}`),
+      `# sign in as the demo user (sandbox tokens): ${d.login}`,
       `# sandbox marketplace on ${d.base_url} — request log: ${d.base_url}/__sim/log — Ctrl-C stops it`,
     ].join("\n"));
   await new Promise<void>((resolve) => {

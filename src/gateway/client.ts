@@ -79,6 +79,17 @@ function parseRetryAfter(value: string | null): number | undefined {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The `msg`/`message` of a JSON error body, redacted and shortened (no raw bodies in messages). */
+function upstreamMessage(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text);
+    const msg = body?.msg ?? body?.message ?? body?.error?.message;
+    return typeof msg === "string" && msg.trim() ? redact(msg.trim()).slice(0, 200) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Path segments of order-placement endpoints; svc never places orders (spec §1.2). */
 const PLACEMENT_SEGMENT = /^(purchase|purchases|order|orders|place-order|checkout-submit)$/i;
 
@@ -346,9 +357,14 @@ export class Gateway {
         },
       );
     }
-    return new SvcError("SVC_UPSTREAM_ERROR", `upstream answered ${status} for ${where}`, {
-      details,
-      hint: "re-run with --verbose for the upstream response",
-    });
+    const said = upstreamMessage(text);
+    return new SvcError(
+      "SVC_UPSTREAM_ERROR",
+      `upstream answered ${status} for ${where}${said ? `: ${said}` : ""}`,
+      {
+        details,
+        hint: "re-run with --verbose for the upstream response",
+      },
+    );
   }
 }

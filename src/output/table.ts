@@ -6,7 +6,7 @@ import type { Style } from "./style.ts";
 export type Cell = string | number | boolean | null | undefined;
 
 export function cellText(v: Cell): string {
-  if (v === null || v === undefined || v === "") return "-";
+  if (v === null || v === undefined) return "-";
   if (typeof v === "boolean") return v ? "yes" : "no";
   return String(v);
 }
@@ -20,7 +20,7 @@ export function truncate(s: string, max: number): string {
 export function renderTable(headers: string[], rows: Cell[][], style: Style, title?: string): string {
   const table = new Table({
     head: headers.map((h) => style.bold(h)),
-    style: { head: [], border: [] },
+    style: { head: [], border: [], "padding-left": 0, "padding-right": 0 },
     chars: {
       "top": "",
       "top-mid": "",

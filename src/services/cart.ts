@@ -195,9 +195,10 @@ export async function basketCount(ctx: ServiceContext): Promise<number> {
   return count as number;
 }
 
-/** The basket of `venueId`, or the first one. */
-export function selectBasket(baskets: Basket[], venueId?: string): Basket | undefined {
-  return venueId ? baskets.find((b) => b.venue.id === venueId.toLowerCase()) : baskets[0];
+/** The basket of a venue (its 24-hex id or its slug), or the first one. */
+export function selectBasket(baskets: Basket[], venue?: string): Basket | undefined {
+  const key = venue?.toLowerCase();
+  return key ? baskets.find((b) => b.venue.id === key || b.venue.slug === key) : baskets[0];
 }
 
 export function requireBasket(baskets: Basket[], venueId?: string): Basket {
@@ -333,6 +334,20 @@ export async function removeItem(
 ): Promise<RemoveResult> {
   return await serialized(async () => {
     const basket = requireBasket(await loadBaskets(ctx, loc, { strict: true }), opts.venueId);
+    const matching = basket.lines.filter((l) => l.id === itemId);
+    if (matching.length > 1 && !opts.all) {
+      const lines = matching.map((l) =>
+        `${l.count} × ${l.name ?? l.id} (${
+          l.options.flatMap((o) => o.values.map((v) => `${o.name ?? o.id}=${v.name ?? v.id}`)).join(", ") ||
+          "no options"
+        })`
+      );
+      throw new SvcError(
+        "SVC_ITEM_AMBIGUOUS",
+        `item ${itemId} is in ${matching.length} lines with different options: ${lines.join("; ")}`,
+        { hint: "remove them all with --all, or change the basket in the marketplace app", facts: { lines } },
+      );
+    }
     const index = basket.lines.findIndex((l) => l.id === itemId);
     if (index < 0) {
       throw new SvcError(
@@ -342,9 +357,12 @@ export async function removeItem(
     }
     assertCompleteSnapshot(basket);
     const line = basket.lines[index];
-    const removed = opts.all ? line.count : Math.min(opts.count, line.count);
-    const remaining = basket.lines.map((l) => ({ ...l }));
-    if (removed >= line.count) {
+    let removed = opts.all ? line.count : Math.min(opts.count, line.count);
+    let remaining = basket.lines.map((l) => ({ ...l }));
+    if (opts.all) {
+      removed = matching.reduce((n, l) => n + l.count, 0);
+      remaining = remaining.filter((l) => l.id !== itemId);
+    } else if (removed >= line.count) {
       remaining.splice(index, 1);
     } else {
       const unit = line.price! / line.count;
@@ -388,7 +406,13 @@ export async function clearBaskets(
 ): Promise<ClearResult> {
   return await serialized(async () => {
     const baskets = await loadBaskets(ctx, loc, { strict: opts.all });
-    const targets = opts.all ? baskets : [requireBasket(baskets, opts.venueId)];
+    const selected = opts.all
+      ? baskets
+      : [selectBasket(baskets, opts.venueId)].filter((b): b is Basket => !!b);
+    if (!selected.length) {
+      ctx.warn(opts.venueId ? `there is no basket for venue ${opts.venueId}` : "the basket is already empty");
+    }
+    const targets = selected;
     if (targets.length) await bulkDelete(ctx, targets.map((b) => b.id));
     const totals = await totalsAfter(ctx, loc, null);
     return {

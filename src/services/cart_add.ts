@@ -6,7 +6,7 @@
 
 import { SvcError } from "../core/errors.ts";
 import type { ItemRef, VenueRef } from "../core/refs.ts";
-import type { Money } from "../core/money.ts";
+import { formatMinor, type Money } from "../core/money.ts";
 import { arr, language, num, obj, type ServiceContext, str } from "./context.ts";
 import type { ResolvedLocation } from "./location.ts";
 import type { VenueStatic } from "./venue_lookup.ts";
@@ -55,21 +55,33 @@ export interface AddResult {
 
 /** `group=value[:count]` (ids or names). */
 export function parseOptionFlag(raw: string): OptionChoice {
-  const m = raw.match(/^\s*([^=]+?)\s*=\s*(.+?)(?::(\d+))?\s*$/);
+  const m = raw.match(/^\s*([^=]+?)\s*=\s*(.+?)\s*$/);
   if (!m) {
     throw new SvcError(
       "SVC_INVALID_ARGUMENT",
       `invalid --option "${raw}": use group=value or group=value:count`,
     );
   }
-  const count = m[3] === undefined ? 1 : Number(m[3]);
-  if (!Number.isInteger(count) || count < 1) {
+  let value = m[2], count = 1;
+  const colon = value.lastIndexOf(":");
+  if (colon > 0) {
+    const n = value.slice(colon + 1).trim();
+    if (!/^\d+$/.test(n) || Number(n) < 1) {
+      throw new SvcError(
+        "SVC_INVALID_ARGUMENT",
+        `invalid --option "${raw}": the count after ":" must be a whole number ≥ 1`,
+      );
+    }
+    count = Number(n);
+    value = value.slice(0, colon).trim();
+  }
+  if (value.includes(",")) {
     throw new SvcError(
       "SVC_INVALID_ARGUMENT",
-      `invalid --option "${raw}": the count must be a whole number ≥ 1`,
+      `invalid --option "${raw}": one value per --option; repeat the flag for more values`,
     );
   }
-  return { group: m[1], value: m[2], count };
+  return { group: m[1], value, count };
 }
 
 async function resolveAddVenue(
@@ -415,6 +427,7 @@ export async function addToCart(
         `--currency ${req.currency} does not match the venue's ${currency}`,
       );
     }
+    // --price, --name and --currency are expectations: a mismatch with the current item adds nothing.
     let unit = current.unit_price;
     if (unit === null) {
       if (req.price === undefined) {
@@ -425,11 +438,24 @@ export async function addToCart(
       }
       unit = req.price;
     } else if (req.price !== undefined && req.price !== unit) {
-      ctx.warn(`the current unit price is ${unit}, not --price ${req.price}; the current price is used`);
+      throw new SvcError(
+        "SVC_ITEM_CHANGED",
+        `the current unit price is ${formatMinor(unit, currency) ?? unit}, not the expected ` +
+          `${formatMinor(req.price, currency) ?? req.price} (--price), so nothing was added`,
+      );
+    }
+    if (unit === 0 && !(current.options?.length)) {
+      throw new SvcError(
+        "SVC_ITEM_UNAVAILABLE",
+        `item ${current.name ?? itemId} is a menu notice, not for sale`,
+      );
     }
     const name = current.name ?? req.name ?? itemId;
     if (req.name && current.name && lower(req.name) !== lower(current.name)) {
-      ctx.warn(`the item is called "${current.name}", not "${req.name}"`);
+      throw new SvcError(
+        "SVC_ITEM_CHANGED",
+        `the item is called "${current.name}", not "${req.name}" (--name), so nothing was added`,
+      );
     }
     const options = buildOptions(current.options, req.options);
     const perUnit = unit +

@@ -264,6 +264,8 @@ export async function checkoutPreview(
       },
     };
   });
+  const toasts = arr(res.toasts).map((t) => str(obj(t)?.text)).filter((t): t is string => !!t);
+  for (const t of toasts) ctx.warn(`checkout: ${t}`);
   const strip = ({ selected: _s, ...c }: DeliveryConfig & { selected: boolean }) => c;
   return {
     preview_only: true,
@@ -285,6 +287,6 @@ export async function checkoutPreview(
     tip: { amount: money(opts.tip ?? 0, currency, ctx.locale), config: obj(res.tip_config) ?? null },
     promo_codes: plan.use_promo_discount_ids,
     purchasing_disabled: obj(res.purchasing_disabled) ?? null,
-    toasts: arr(res.toasts).map((t) => str(obj(t)?.text)).filter((t): t is string => !!t),
+    toasts,
   };
 }
