@@ -128,9 +128,9 @@ type OrderRow = {
   purchase_id: string;
   status: string;
   venue_name: string;
+  venue_id: string;
   received_at: string;
   total: string;
-  total_amount: Money | null;
   is_active: boolean;
   items: string;
   payment_time: string;
@@ -172,21 +172,19 @@ Deno.test("orders: paging through all 130 orders with next_page_token, aliases, 
     const q1 = new URLSearchParams(log[1].query);
     assert.equal(q1.get("limit"), "50");
     assert.match(q1.get("page_token")!, /^2026-\d\d-\d\dT[\d:.]+Z$/);
-    const newest = seen[0];
-    assert.deepEqual(newest, {
+    // The sandbox's newest order, field by field (no numeric total on list rows: only the display string).
+    assert.deepEqual(seen[0], {
       purchase_id: "65c000000000000000000082",
       status: "received",
-      venue_name: newest.venue_name,
-      venue_id: (newest as any).venue_id,
+      venue_name: "Pasta Piccola",
+      venue_id: "650000000000000000000aa1",
       received_at: "01.11.2026, 10:58",
-      total: newest.total,
-      total_amount: null,
+      total: "€58.74",
       is_active: true,
-      items: newest.items,
+      items: "1 x Tiramisu, 2 x Truffle tagliatelle",
       payment_time: "2026-11-01T10:58:42.915Z",
     });
-    assert.match(newest.total, /^€\d+\.\d\d$/);
-    assert.match(newest.items, /^\d+ x /);
+    assert.ok(seen.every((o) => !("total_amount" in o)), "no always-null total_amount on list rows");
     assert.equal(seen[1].purchase_id, "65c000000000000000000081");
     assert.equal(seen[1].status, "acknowledged");
     assert.equal(seen.filter((o) => o.is_active).length, 2);
@@ -255,14 +253,11 @@ Deno.test("orders: paging through all 130 orders with next_page_token, aliases, 
       ["profile", "orders", "--limit", "51", ...J],
       ["account", "orders", "--limit", "ten", ...J],
       ["profile", "orders", "list", "--limit", "2.5", ...J],
-      ["profile", "orders", "--status", "shipped", ...J],
+      ["profile", "orders", "--status", " ", ...J],
       ["account", "orders", "--page-token", " ", ...J],
     ]);
     for (const r of bad) assertError(r, "SVC_INVALID_ARGUMENT", 2, r.stdout);
-    assert.match(
-      bad[4].json().error!.message,
-      /received, acknowledged, delivered, refunded, canceled, rejected/,
-    );
+    assert.match(bad[4].json().error!.message, /--status must not be empty/);
     assert.deepEqual(t.log(), []);
   });
 });
@@ -369,15 +364,20 @@ type Address = {
 Deno.test("addresses: list in both layouts, --active-only, local copy kept in the profile", async () => {
   await withEnv(async (t) => {
     await signIn(t);
-    const [grouped, top, active, table] = await runAll(t, [
+    const [grouped, top, active, table, yaml] = await runAll(t, [
       ["profile", "addresses", ...J],
       ["account", "addresses", ...J],
       ["profile", "addresses", "--active-only", ...J],
       ["account", "addresses"],
+      ["profile", "addresses", "--format", "yaml"],
     ]);
     const d =
       grouped.json<{ addresses: Address[]; count: number; profile_default_address_id: string }>().data;
     assert.deepEqual(top.json<any>().data, d);
+    assert.equal(yaml.code, 0, yaml.stderr);
+    const y = load(yaml.stdout) as any;
+    assert.deepEqual(y.data, d, "yaml carries the same data as json");
+    assert.deepEqual(y.warnings, []);
     assert.equal(d.count, 4);
     assert.equal(d.profile_default_address_id, HOME);
     const home = d.addresses[0];
@@ -401,7 +401,7 @@ Deno.test("addresses: list in both layouts, --active-only, local copy kept in th
       table.stdout,
       /66a000000000000000000004\s+work\s+Old office\s+Vanhatie 7\s+office\s+no\s+no/,
     );
-    assert.deepEqual(calls(t.log()), [INFO, INFO, INFO, INFO]);
+    assert.deepEqual(calls(t.log()), [INFO, INFO, INFO, INFO, INFO]);
     const p = await mustProfile(t);
     assert.deepEqual(Object.keys(p.svc_addresses).sort(), [
       HOME,
@@ -593,7 +593,11 @@ Deno.test("addresses: add → update → use → links → remove round trip acr
       "https://www.google.com/maps/search/?api=1&query=Toimistotie%202%2C%2000180%20Helsinki",
     );
     assert.equal(l.entrance_link, "https://www.google.com/maps/search/?api=1&query=60.160200%2C24.920100");
-    assert.equal(l.coordinates_link, l.entrance_link, "same pin and place point in the seed");
+    assert.equal(
+      l.coordinates_link,
+      "https://www.google.com/maps/search/?api=1&query=60.160200%2C24.920100",
+      "the seed's place point equals its pin (differing points: see the links test below)",
+    );
     assert.equal(l.entrance, null);
     const links2 = await t.run(["account", "addresses", "links", newId, ...J]);
     const l2 = links2.json<any>().data;
@@ -673,6 +677,15 @@ Deno.test("addresses: invalid input and unknown ids fail before any mutation and
       [["profile", "addresses", "add", "--address", "X 1", "--lat", "91", "--lon", "24"], "--lat"],
       [["profile", "addresses", "add", "--address", "X 1", "--lat", "60", "--lon", "-180.5"], "--lon"],
       [["profile", "addresses", "add", "--address", "X 1", "--lat", "north", "--lon", "24"], "--lat"],
+      // Only plain decimals: no hexadecimal, binary, exponent, sign or bare-dot forms.
+      [["profile", "addresses", "add", "--address", "X 1", "--lat", "0x10", "--lon", "24"], "--lat"],
+      [["account", "addresses", "add", "--address", "X 1", "--lat", "60", "--lon", "0b11"], "--lon"],
+      [["profile", "addresses", "add", "--address", "X 1", "--lat", "6e1", "--lon", "24"], "--lat"],
+      [["profile", "addresses", "add", "--address", "X 1", "--lat", "60", "--lon", "Infinity"], "--lon"],
+      [["profile", "addresses", "add", "--address", "X 1", "--lat", "+60", "--lon", "24"], "--lat"],
+      [["profile", "addresses", "add", "--address", "X 1", "--lat", ".5", "--lon", "24"], "--lat"],
+      [["profile", "addresses", "add", "--address", "X 1", "--lat", "60.", "--lon", "24"], "--lat"],
+      [["account", "addresses", "update", HOME, "--address", "X 1", "--lat", "60", "--lon", "0o7"], "--lon"],
       [
         ["profile", "addresses", "add", ...base, "--type", "castle"],
         "apartment, office, house, outdoor, other",
@@ -869,7 +882,7 @@ Deno.test("favorites: list at a location in both layouts, paging, add/remove by 
   await withEnv(async (t) => {
     await signIn(t);
     const at = ["--lat", "60.17", "--lon", "24.94"];
-    const [grouped, list, british, top, paged, hidden, table] = await runAll(t, [
+    const [grouped, list, british, top, paged, hidden, table, yaml] = await runAll(t, [
       ["profile", "favorites", ...at, ...J],
       ["profile", "favorites", "list", ...at, ...J],
       ["profile", "favourites", ...at, ...J],
@@ -877,6 +890,7 @@ Deno.test("favorites: list at a location in both layouts, paging, add/remove by 
       ["account", "favorites", ...at, "--limit", "2", "--page", "2", ...J],
       ["account", "favorites", "list", ...at, "--limit", "1", "--offset", "1", ...J],
       ["profile", "favorites", ...at],
+      ["account", "favorites", ...at, "--format", "yaml"],
     ]);
     const d = grouped.json<Favorites>().data;
     assert.deepEqual(d.venues.map((v) => v.slug), ["pasta-piccola", "sakura-sushi-bar", "kallio-burger"]);
@@ -903,6 +917,8 @@ Deno.test("favorites: list at a location in both layouts, paging, add/remove by 
       "wolt_plus",
     ]);
     for (const r of [list, british, top]) assert.deepEqual(r.json<Favorites>().data.venues, d.venues);
+    assert.equal(yaml.code, 0, yaml.stderr);
+    assert.deepEqual((load(yaml.stdout) as any).data, d, "yaml carries the same data as json");
     const pg = paged.json<Favorites>().data;
     assert.deepEqual(pg.venues.map((v) => v.slug), ["kallio-burger"]);
     assert.deepEqual([pg.count, pg.total, pg.next_offset], [1, 3, null]);
@@ -912,7 +928,7 @@ Deno.test("favorites: list at a location in both layouts, paging, add/remove by 
     assert.match(table.stdout, /^Venue\s+Slug\s+Tagline\s+Top offer\s+Rating\s+Delivery\s+Fee\s+Plus\n/);
     assert.match(table.stdout, /\+ Pasta Piccola\s+pasta-piccola/);
     assert.match(table.stdout, /3 of 3 favorite\(s\)/);
-    assert.deepEqual(calls(t.log()), Array(7).fill(FAV));
+    assert.deepEqual(calls(t.log()), Array(8).fill(FAV));
     assert.ok(t.log().every((e) => e.query === "lat=60.170000&lon=24.940000"), "6 decimals");
 
     // Without flags the location comes from the account (default address).
@@ -1017,5 +1033,405 @@ Deno.test("favorites: list at a location in both layouts, paging, add/remove by 
     assert.deepEqual(calls(t.log()), [
       "GET consumer_api /order-xp/web/v1/pages/venue/slug/no-such-venue/static",
     ]);
+  });
+});
+
+Deno.test("addresses update keeps the type, label, alias and details the user leaves out", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    const POST = "POST user_api /v2/delivery/info";
+    const add = await t.run([
+      "profile",
+      "addresses",
+      "add",
+      "--address",
+      "Testitie 1",
+      "--lat",
+      "60.19",
+      "--lon",
+      "24.81",
+      "--type",
+      "office",
+      "--label",
+      "work",
+      "--alias",
+      "Lab",
+      "--detail",
+      "entrance=B",
+      "--detail",
+      "floor=2",
+      ...J,
+    ]);
+    assert.equal(add.code, 0, add.stdout + add.stderr);
+    const first = add.json<any>().data.address.address_id;
+    assert.equal(first, "66a000000000000000000005");
+
+    // Only the required flags: everything else comes from the old entry.
+    t.sandbox.clearLog();
+    const upd = await t.run([
+      "account",
+      "addresses",
+      "update",
+      first,
+      "--address",
+      "Testitie 2",
+      "--lat",
+      "60.2",
+      "--lon",
+      "24.8",
+      ...J,
+    ]);
+    assert.equal(upd.code, 0, upd.stdout + upd.stderr);
+    assert.deepEqual(calls(t.log()), [INFO, ME, POST]);
+    assert.deepEqual(t.log()[2].body, {
+      label_type: "work",
+      alias: "Lab",
+      location: {
+        location_type: "office",
+        address_form_fields: { entrance: "B", floor: "2" },
+        address: "Testitie 2",
+        city: "",
+        country: "FIN",
+        override_google_place_coordinates: false,
+        user_coordinates: { type: "Point", coordinates: [24.8, 60.2] },
+        google_place_coordinates: { type: "Point", coordinates: [24.8, 60.2] },
+      },
+      previous_version: first,
+    });
+    const second = upd.json<any>().data.address;
+    assert.equal(second.address_id, "66a000000000000000000006");
+    const listed = (await t.run(["profile", "addresses", ...J])).json<{ addresses: Address[] }>().data
+      .addresses.find((a) => a.address_id === second.address_id)!;
+    assert.deepEqual(
+      [listed.street, listed.label, listed.alias, listed.type, listed.details, listed.lat, listed.lon],
+      ["Testitie 2", "work", "Lab", "office", { entrance: "B", floor: "2" }, 60.2, 24.8],
+    );
+    assert.deepEqual(second.details, listed.details);
+
+    // Explicit flags win; any --detail replaces the whole set. Negative decimals are fine.
+    t.sandbox.clearLog();
+    const upd2 = await t.run([
+      "profile",
+      "addresses",
+      "update",
+      second.address_id,
+      "--address",
+      "Testitie 3",
+      "--lat",
+      "-33.8568",
+      "--lon",
+      "151.2153",
+      "--label",
+      "HOME",
+      "--detail",
+      "floor=3",
+      ...J,
+    ]);
+    assert.equal(upd2.code, 0, upd2.stdout + upd2.stderr);
+    const body = t.log()[2].body as any;
+    assert.equal(body.label_type, "home");
+    assert.equal(body.alias, "Lab");
+    assert.equal(body.location.location_type, "office");
+    assert.deepEqual(body.location.address_form_fields, { floor: "3" });
+    assert.deepEqual(body.location.user_coordinates.coordinates, [151.2153, -33.8568]);
+    const third = upd2.json<any>().data.address;
+    assert.deepEqual([third.label, third.alias, third.type, third.details], [
+      "home",
+      "Lab",
+      "office",
+      { floor: "3" },
+    ]);
+
+    // A seed address keeps all of its form details (including ones svc never asks for).
+    t.sandbox.clearLog();
+    const seed = await t.run([
+      "profile",
+      "addresses",
+      "update",
+      HOME,
+      "--address",
+      "Kotikatu 5",
+      "--lat",
+      "60.17",
+      "--lon",
+      "24.9384",
+      ...J,
+    ]);
+    assert.equal(seed.code, 0, seed.stdout);
+    const seedBody = t.log()[2].body as any;
+    assert.deepEqual([seedBody.label_type, seedBody.alias, seedBody.location.location_type], [
+      "home",
+      "Home",
+      "apartment",
+    ]);
+    assert.deepEqual(seedBody.location.address_form_fields, {
+      entrance: "A",
+      floor: "3",
+      apartment: "12",
+      additional_instructions: "Door code 1234",
+    });
+  });
+});
+
+Deno.test("addresses: links use both points; rows keyed `address_id` serve lists, links and locations", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    const id = "66a0000000000000000000b1";
+    const point = (lon: number, lat: number) => ({ type: "Point", coordinates: [lon, lat] });
+    t.sandbox.setFaults([{
+      host: "user_api",
+      method: "GET",
+      path: "/v2/delivery/info",
+      status: 200,
+      body: {
+        results: [{
+          address_id: id,
+          label_type: "home",
+          alias: "Harbour",
+          location: {
+            address: "Satamakatu 1",
+            city: "Helsinki",
+            postcode: "00160",
+            location_type: "apartment",
+            address_form_fields: { entrance: "D" },
+            // The courier pin differs from the geocoded place point.
+            user_coordinates: point(24.9561, 60.1668),
+            google_place_coordinates: point(24.9552, 60.1674),
+          },
+        }],
+      },
+    }]);
+    const list = await t.run(["profile", "addresses", ...J]);
+    assert.equal(list.code, 0, list.stdout);
+    const d = list.json<{ addresses: Address[] }>().data;
+    assert.deepEqual(d.addresses.map((a) => [a.address_id, a.lat, a.lon]), [[id, 60.1668, 24.9561]]);
+    assert.deepEqual(list.json().warnings, []);
+
+    const links = await t.run(["account", "addresses", "links", id, ...J]);
+    assert.equal(links.code, 0, links.stdout);
+    const l = links.json<any>().data;
+    assert.equal(l.entrance, "D");
+    assert.equal(l.entrance_link, "https://www.google.com/maps/search/?api=1&query=60.166800%2C24.956100");
+    assert.equal(l.coordinates_link, "https://www.google.com/maps/search/?api=1&query=60.167400%2C24.955200");
+    assert.equal(
+      l.address_link,
+      "https://www.google.com/maps/search/?api=1&query=Satamakatu%201%2C%2000160%20Helsinki",
+    );
+
+    // Location resolution reads the same rows the same way (the account default, then the selection).
+    t.sandbox.clearLog();
+    const def = await t.run(["profile", "favorites", ...J]);
+    assert.equal(def.code, 0, def.stdout);
+    assert.deepEqual(def.json<Favorites>().data.location.source, "account_default");
+    assert.deepEqual(calls(t.log()), [INFO, FAV]);
+    assert.equal(t.log()[1].query, "lat=60.166800&lon=24.956100", "the courier pin, not the place point");
+    assert.equal((await t.run(["profile", "addresses", "use", id])).code, 0);
+    t.sandbox.clearLog();
+    const sel = await t.run(["account", "favorites", ...J]);
+    const loc = sel.json<any>().data.location;
+    assert.deepEqual([loc.source, loc.label], ["selected_address", "Satamakatu 1"]);
+    assert.equal(t.log()[1].query, "lat=60.166800&lon=24.956100");
+  });
+});
+
+Deno.test("addresses use/links take per-run credentials (--wtoken) and never save them", async () => {
+  await withEnv(async (t) => {
+    const { access_token: token } = await t.sandbox.mintSession();
+    const use = await t.run(["account", "addresses", "use", HOME, "--wtoken", token, ...J]);
+    assert.equal(use.code, 0, use.stdout + use.stderr);
+    assert.deepEqual(use.json<any>().data, {
+      svc_address_id: HOME,
+      previous_svc_address_id: null,
+      known_locally: false,
+      street: null,
+    });
+    assert.match(use.json().warnings.join(" "), /not in the local copy/);
+    assertError(
+      await t.run(["profile", "addresses", "links", "--wtoken", token, ...J]),
+      "SVC_NOT_FOUND",
+      1,
+      "links without a local copy",
+    );
+    assert.deepEqual(t.log(), [], "use and links never call upstream");
+    assert.equal((await t.run(["profile", "addresses", "--wtoken", token, ...J])).code, 0);
+    const links = await t.run(["profile", "addresses", "links", "--wtoken", token, ...J]);
+    assert.equal(links.code, 0, links.stdout);
+    assert.equal(links.json<any>().data.address_id, HOME);
+    const config = await Deno.readTextFile(t.configPath);
+    assert.ok(!config.includes(token), "per-run credentials are never saved");
+    assert.equal((await mustProfile(t)).svc_address_id, HOME);
+  });
+});
+
+Deno.test("orders: --status takes values beyond the seen ones (with a warning); null totals stay null", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    const row = (id: string, status: string) => ({
+      purchase_id: id,
+      status,
+      venue_name: "Pasta Piccola",
+      received_at: "01.11.2026, 10:58",
+      total_amount: "€12.00",
+      is_active: false,
+      items: "1 x Tiramisu",
+    });
+    t.sandbox.setFaults([{
+      host: "consumer_api",
+      path: "/order-tracking-api/v1/order_history/",
+      status: 200,
+      body: {
+        orders: [row("p1", "cancelled"), row("p2", "Pending"), row("p3", "delivered"), row("p4", "canceled")],
+      },
+    }]);
+    const [cancelled, pending, delivered, table] = await runAll(t, [
+      ["profile", "orders", "--status", "CANCELLED", ...J],
+      ["account", "orders", "--status", " pending ", ...J],
+      ["profile", "orders", "--status", "Delivered", ...J],
+      ["profile", "orders", "--status", "cancelled"],
+    ]);
+    const c = cancelled.json<OrderList>();
+    assert.equal(cancelled.code, 0, cancelled.stdout);
+    assert.deepEqual(c.data.orders.map((o) => o.purchase_id), ["p1"], "exact match only, any case");
+    assert.equal(c.data.status_filter, "cancelled");
+    assert.deepEqual([c.data.count, c.data.page_count], [1, 4]);
+    assert.equal(c.warnings.length, 1);
+    assert.match(c.warnings[0], /"cancelled" is not one of the seen values \(received, acknowledged,/);
+    const p = pending.json<OrderList>();
+    assert.deepEqual(p.data.orders.map((o) => o.purchase_id), ["p2"]);
+    assert.match(p.warnings.join(" "), /"pending" is not one of the seen values/);
+    const dl = delivered.json<OrderList>();
+    assert.deepEqual(dl.data.orders.map((o) => o.purchase_id), ["p3"]);
+    assert.deepEqual(dl.warnings, [], "no warning for a seen value");
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /^Purchase id/);
+    assert.match(table.stdout, /1 order\(s\) of 4 on this page/);
+    assert.match(table.stderr, /Warning: --status "cancelled" is not one of the seen values/);
+
+    // Order detail: `null` (and absent) discount/surcharge lists give null totals, never 0.
+    const id = "65c0000000000000000000a1";
+    const detail = (extra: Record<string, unknown>) => ({
+      host: "consumer_api" as const,
+      path: `/order-tracking-api/v1/order_history/purchase/${id}`,
+      status: 200,
+      body: {
+        order_id: id,
+        status: "delivered",
+        currency: "EUR",
+        items_price: 1000,
+        total_price: 1200,
+        ...extra,
+      },
+      times: 1,
+    });
+    t.sandbox.setFaults([detail({ discounts: null, surcharges: null })]);
+    const nulls = await t.run(["account", "order", id, ...J]);
+    assert.equal(nulls.code, 0, nulls.stdout);
+    const n = nulls.json<any>().data;
+    assert.equal(n.totals.discounts, null);
+    assert.equal(n.totals.surcharges, null);
+    assert.deepEqual([n.discounts, n.surcharges], [[], []]);
+    assert.equal(n.totals.items.amount, 1000);
+    t.sandbox.setFaults([detail({ discounts: "none", surcharges: { amount: 5 } })]);
+    const odd = (await t.run(["profile", "orders", "show", id, ...J])).json<any>().data;
+    assert.deepEqual([odd.totals.discounts, odd.totals.surcharges], [null, null], "non-lists are unknown");
+    t.sandbox.setFaults([detail({})]);
+    const absent = (await t.run(["profile", "orders", "show", id, ...J])).json<any>().data;
+    assert.deepEqual([absent.totals.discounts, absent.totals.surcharges], [null, null]);
+    t.sandbox.setFaults([detail({ discounts: [], surcharges: [{ title: "Bag fee", amount: 25 }] })]);
+    const listed = (await t.run(["profile", "orders", "show", id, ...J])).json<any>().data;
+    assert.deepEqual(listed.totals.discounts, { amount: 0, currency: "EUR", formatted: "€0.00" });
+    assert.equal(listed.totals.surcharges.amount, 25, "an explicit list sums (an empty one to 0)");
+    t.sandbox.setFaults([detail({ discounts: null, surcharges: null })]);
+    const tableDetail = await t.run(["account", "order", id]);
+    assert.equal(tableDetail.code, 0, tableDetail.stderr);
+    assert.match(tableDetail.stdout, /\nTotal\s+€12\.00/);
+  });
+});
+
+Deno.test("payments --mask-sensitive drops nicknames and holder names, keeping brand or type", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    const VISA = "67a000000000000000000001";
+    t.sandbox.setFaults([
+      {
+        host: "payment",
+        path: "/v1/payment-methods/profile",
+        status: 200,
+        body: {
+          root_element: {
+            element_type: "list",
+            children: [
+              {
+                element_type: "payment-method",
+                is_default: true,
+                is_enabled: true,
+                title: "Sandy's travel card",
+                subtitle: "Visa •••• 4242",
+                method: {
+                  id: VISA,
+                  type: "card",
+                  nickname: "Sandy's travel card",
+                  masked_number: "•••• 4242",
+                  scheme: "visa",
+                  holder_name: "Sandy Sandbox",
+                },
+              },
+              {
+                element_type: "payment-method",
+                is_enabled: true,
+                title: "Lunch benefit of Sandy",
+                method: { id: "pm-edenred", type: "edenred" },
+              },
+            ],
+          },
+        },
+      },
+      {
+        host: "user_api",
+        path: "/v3/user/me/payment_methods",
+        status: 200,
+        body: {
+          methods: [
+            {
+              id: "67a000000000000000000002",
+              type: "card",
+              name: "Sandy Sandbox",
+              card_brand: "mastercard",
+              card_last_four: "5454",
+            },
+            { id: "67a000000000000000000009", type: "card", name: "Mastercard", card_last_four: "1111" },
+            { id: "67a00000000000000000000a", type: "card", name: "Shared family card" },
+          ],
+        },
+      },
+    ]);
+    const [plain, masked, table, filtered] = await runAll(t, [
+      ["profile", "payments", ...J],
+      ["account", "payments", "--mask-sensitive", ...J],
+      ["profile", "payments", "--mask-sensitive"],
+      ["profile", "payments", "--mask-sensitive", "--label", "travel", ...J],
+    ]);
+    const labels = (r: RunResult) => r.json<Payments>().data.methods.map((m) => [m.method_id, m.label]);
+    assert.deepEqual(labels(plain), [
+      [VISA, "Sandy's travel card Visa •••• 4242"],
+      ["pm-edenred", "Lunch benefit of Sandy"],
+      ["67a000000000000000000002", "Sandy Sandbox •••• 5454"],
+      ["67a000000000000000000009", "Mastercard •••• 1111"],
+      ["67a00000000000000000000a", "Shared family card"],
+    ], "without --mask-sensitive the labels are shown as sent");
+    assert.deepEqual(labels(masked), [
+      [VISA, "Visa •••• ••••"],
+      ["pm-edenred", "Edenred"],
+      ["67a000000000000000000002", "Mastercard •••• ••••"],
+      ["67a000000000000000000009", "Mastercard •••• ••••"],
+      ["67a00000000000000000000a", "Card"],
+    ]);
+    for (const r of [masked, table, filtered]) {
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(!/sandy|travel|lunch|family|4242|5454|1111/i.test(r.stdout + r.stderr), r.stdout);
+    }
+    assert.ok(masked.json<Payments>().data.methods.every((m) => m.last_four === null));
+    assert.match(table.stdout, /67a000000000000000000001\s+card\s+Visa •••• ••••\s+yes/);
+    assert.deepEqual(labels(filtered), [[VISA, "Visa •••• ••••"]], "--label matches before masking");
   });
 });

@@ -247,7 +247,8 @@ Deno.test("venue menu (full assortment): items, availability, money, notices, op
     assert.equal(item("b06").available, true); // balance 4
     assert.equal(item("b06").purchasable_balance, 4);
     assert.equal(item("b03").original_price.amount, 1290);
-    assert.equal(item("b03").discount.source, "price");
+    // Cacio e pepe (1090, was 1290) is also in the -20 % campaign: the label follows the percent.
+    assert.deepEqual(item("b03").discount, { percent: 16, label: "-16%", source: "price" });
     assert.equal(item("b0f").notice, true);
     assert.equal(item("b0f").price.amount, 0);
     assert.equal(item("b0b").wolt_plus_only, true);
@@ -355,6 +356,7 @@ Deno.test("venue menu (full assortment): items, availability, money, notices, op
     assert.equal(drift.data.items[1].available, false);
     assert.match(drift.warnings.join("\n"), /skipped items without an id/);
     assert.match(drift.warnings.join("\n"), /items without a price/);
+    assert.match(drift.warnings.join("\n"), /skipped item rows that are not objects \(1×\)/);
     const longTable = await t.run(["venue", "menu", "pasta-piccola", "--query", "lasagne"]);
     t.sandbox.setFaults([]);
     assert.equal(longTable.code, 0, longTable.stderr);
@@ -406,10 +408,14 @@ Deno.test("venue menu: --sort, price bounds, --hide-sold-out, --discounts-only a
     assert.deepEqual(ids(deals.data), ["b01", "b02", "b03", "b04", "b05", "b06"]);
 
     const p2 = await json(t, ["venue", "menu", "pasta-piccola", "--limit", "4", "--page", "2"]);
-    assert.deepEqual([p2.data.offset, p2.data.limit, p2.data.count, p2.data.total], [4, 4, 4, 15]);
+    assert.deepEqual(
+      [p2.data.offset, p2.data.limit, p2.data.count, p2.data.total, p2.data.next_offset],
+      [4, 4, 4, 15, 8],
+    );
     assert.deepEqual(ids(p2.data), ["b05", "b06", "b07", "b08"]);
     const off = await json(t, ["venue", "menu", "pasta-piccola", "--offset", "13"]);
     assert.deepEqual(ids(off.data), ["b0e", "b0f"]);
+    assert.deepEqual([off.data.limit, off.data.next_offset], [null, null]);
     const past = await t.run(["venue", "menu", "pasta-piccola", "--limit", "5", "--page", "9"]);
     assert.equal(past.code, 0);
     assert.match(past.stdout, /No rows at offset 40 of 15/);
@@ -536,7 +542,7 @@ Deno.test("venue categories: leaf slugs with paging, venue_id at the top; table 
     assert.equal(c.data.venue_id, "650000000000000000000ac4");
     assert.equal(c.data.venue_slug, "testimarket-kamppi");
     assert.equal(c.data.loading_strategy, "partial");
-    assert.deepEqual([c.data.offset, c.data.limit, c.data.count], [3, 3, 3]);
+    assert.deepEqual([c.data.offset, c.data.limit, c.data.count, c.data.next_offset], [3, 3, 3, 6]);
     assert.equal(c.data.total, 30);
     assert.deepEqual(c.data.categories[0], {
       id: c.data.categories[0].id,
@@ -547,6 +553,7 @@ Deno.test("venue categories: leaf slugs with paging, venue_id at the top; table 
     });
     const pasta = await json(t, ["venue", "categories", "pasta-piccola"]);
     assert.equal(pasta.data.total, 5);
+    assert.deepEqual([pasta.data.count, pasta.data.limit, pasta.data.next_offset], [5, null, null]);
     assert.equal(pasta.data.categories[0].parent, null);
     const y = await t.run(["venue", "categories", "pasta-piccola", "--format", "yaml"]);
     assert.deepEqual((load(y.stdout) as Any).data, pasta.data);
@@ -714,5 +721,211 @@ Deno.test("an unavailable assortment and a missing currency are reported explici
     assert.match(meze.warnings.join("\n"), /names no currency/);
     const mezeTable = await t.run(["venue", "menu", "meze-merihaka", "--limit", "1"]);
     assert.match(mezeTable.stdout, /\d+ \(minor units\)/);
+  });
+});
+
+/** The static page of `slug` as the sandbox serves it (read directly, outside the request log). */
+async function staticBody(t: Env, slug: string): Promise<Any> {
+  const res = await fetch(
+    `${t.sandbox.urls.consumer_api_url}/order-xp/web/v1/pages/venue/slug/${slug}/static`,
+  );
+  return await res.json();
+}
+
+Deno.test("venue hours: a shift past midnight is one row under the opening day, close earlier than open", async () => {
+  await withEnv(async (t) => {
+    const body = await staticBody(t, "pasta-piccola");
+    body.venue_raw.opening_times = {
+      friday: [{ type: "open", value: 64800 }],
+      saturday: [{ type: "close", value: 3600 }, { type: "open", value: 32400 }, {
+        type: "close",
+        value: 39600,
+      }],
+      sunday: [{ type: "open", value: 72000 }],
+      monday: [{ type: "close", value: 1800 }],
+    };
+    t.sandbox.setFaults([{
+      path: "/order-xp/web/v1/pages/venue/slug/pasta-piccola/static",
+      status: 200,
+      body,
+    }]);
+    const h = await json(t, ["venue", "hours", "pasta-piccola"]);
+    assert.deepEqual(h.data.hours, [
+      { day: "friday", open: "18:00", close: "01:00" },
+      { day: "saturday", open: "09:00", close: "11:00" },
+      { day: "sunday", open: "20:00", close: "00:30" },
+    ]);
+    assert.deepEqual(h.data.days_without_hours, ["monday", "tuesday", "wednesday", "thursday"]);
+    assert.deepEqual(h.warnings, []);
+    const table = await t.run(["venue", "hours", "pasta-piccola"]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /friday\s+18:00\s+01:00 \(next day\)/);
+    assert.match(table.stdout, /saturday\s+09:00\s+11:00\n/);
+    assert.match(table.stdout, /sunday\s+20:00\s+00:30 \(next day\)/);
+    assert.match(table.stdout, /monday\s+closed/);
+    assert.doesNotMatch(table.stdout, /friday\s+closed/);
+  });
+});
+
+const DYNAMIC = "GET consumer_api /order-xp/web/v1/venue/slug/pasta-piccola/dynamic/";
+
+Deno.test("venue --include fees: a 401 from the auth-optional dynamic page degrades the fees section only", async () => {
+  await withEnv(async (t) => {
+    // Signed out, with coordinates: the page answers 401.
+    t.sandbox.setFaults([{ path: "/order-xp/web/v1/venue/slug/*", status: 401 }]);
+    const anon = await json(t, ["venue", "pasta-piccola", "--include", "fees,rating", ...AT]);
+    assert.equal(anon.data.fees, null);
+    assert.deepEqual(anon.data.rating, { score: 9.1, volume: 340 });
+    assert.match(anon.warnings.join("\n"), /fees are unavailable: .*\[SVC_AUTH_REQUIRED\]/);
+    assert.deepEqual(upstream(t.log()), [staticCall("pasta-piccola"), DYNAMIC]);
+
+    // Signed in: the bearer is rejected, the anonymous retry too; still only the fees degrade.
+    const s = await t.sandbox.mintSession();
+    assert.equal((await t.run(["login", "--wtoken", s.access_token, "--wrtoken", s.refresh_token])).code, 0);
+    const signed = await json(t, ["venue", "pasta-piccola", "--include", "fees", ...AT]);
+    assert.equal(signed.data.fees, null);
+    assert.match(signed.warnings.join("\n"), /fees are unavailable: .*\[SVC_AUTH_REQUIRED\]/);
+    assert.deepEqual(upstream(t.log()), [DYNAMIC, DYNAMIC]);
+    const table = await t.run(["venue", "pasta-piccola", "--include", "fees", ...AT]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /Venue\s+Pasta Piccola/);
+    assert.match(table.stderr, /Warning: fees are unavailable/);
+  });
+});
+
+Deno.test("venue --include fees without any location degrades the fees section only", async () => {
+  await withEnv(async (t) => {
+    const nowhere = await json(t, ["venue", "pasta-piccola", "--include", "fees,tags"]);
+    assert.equal(nowhere.data.fees, null);
+    assert.deepEqual(nowhere.data.tags, ["italian", "pasta"]);
+    assert.equal(nowhere.data.name, "Pasta Piccola");
+    assert.match(
+      nowhere.warnings.join("\n"),
+      /fees are unavailable: .*\[SVC_LOCATION_RESOLVE_ERROR\]; pass --address or --lat\/--lon/,
+    );
+    assert.deepEqual(upstream(t.log()), [staticCall("pasta-piccola")], "the dynamic page is never asked");
+  });
+});
+
+const MARKET = "testimarket-kamppi";
+const MILK = `${ASSORTMENT}/${MARKET}/assortment/categories/slug/milk-6`;
+const warned = (env: Any, re: RegExp) => assert.match(env.warnings.join("\n"), re);
+
+Deno.test("venue menu --category: a response that names nothing or lists no ids is unavailable, not complete", async () => {
+  await withEnv(async (t) => {
+    t.sandbox.setFaults([{
+      path: MILK,
+      status: 200,
+      body: { category: null, categories: null, items: null },
+    }]);
+    const nothing = await json(t, ["venue", "menu", MARKET, "--category", "milk-6"]);
+    assert.deepEqual([nothing.data.completeness, nothing.data.total], ["unavailable", 0]);
+    warned(nothing, /carries no category and no items/);
+
+    t.sandbox.setFaults([{
+      path: MILK,
+      status: 200,
+      body: { category: { id: "c", slug: "milk-6", name: "Milk", item_ids: null }, items: null },
+    }]);
+    const noIds = await json(t, ["venue", "menu", MARKET, "--category", "milk-6"]);
+    assert.deepEqual([noIds.data.completeness, noIds.data.total], ["unavailable", 0]);
+    warned(noIds, /category "milk-6" of "testimarket-kamppi" lists no items/);
+    const table = await t.run(["venue", "menu", MARKET, "--category", "milk-6"]);
+    assert.match(table.stdout, /category milk-6, 0 items \(unavailable\)/);
+  });
+});
+
+Deno.test("venue menu --category: listed items that never load give an empty partial table without the --category hint", async () => {
+  await withEnv(async (t) => {
+    t.sandbox.setFaults([{
+      method: "POST",
+      path: `${ASSORTMENT}/${MARKET}/assortment/items`,
+      status: 200,
+      body: {},
+    }]);
+    const hollow = await json(t, ["venue", "menu", MARKET, "--category", "milk-6"]);
+    assert.deepEqual([hollow.data.completeness, hollow.data.total], ["partial", 0]);
+    warned(hollow, /192 listed items could not be loaded/);
+    const table = await t.run(["venue", "menu", MARKET, "--category", "milk-6"]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /category milk-6, 0 items \(partial\)/);
+    assert.doesNotMatch(table.stdout, /pass --category/);
+  });
+});
+
+Deno.test("venue menu --full-catalog on a partial root without categories is unavailable, not complete", async () => {
+  await withEnv(async (t) => {
+    t.sandbox.setFaults([{
+      path: `${ASSORTMENT}/${MARKET}/assortment`,
+      status: 200,
+      body: { loading_strategy: "partial", categories: [], items: [] },
+    }]);
+    const bare = await json(t, ["venue", "menu", MARKET, "--full-catalog"]);
+    assert.deepEqual([bare.data.completeness, bare.data.total], ["unavailable", 0]);
+    warned(bare, /lists no categories; there is nothing to load/);
+    const root = await json(t, ["venue", "menu", MARKET]);
+    assert.equal(root.data.completeness, "partial");
+    warned(root, /lists no categories: try --query/);
+  });
+});
+
+Deno.test("venue menu: a full root that carries fewer items than its categories list is partial", async () => {
+  await withEnv(async (t) => {
+    t.sandbox.setFaults([{
+      path: `${ASSORTMENT}/pasta-piccola/assortment`,
+      status: 200,
+      body: {
+        loading_strategy: "full",
+        categories: [{ id: "c1", slug: "pasta-1", name: "Pasta", item_ids: [CARBONARA, "x2", "x3"] }],
+        items: [{ id: CARBONARA, name: "Carbonara", price: 1390 }, "junk"],
+      },
+    }]);
+    const short = await json(t, ["venue", "menu", "pasta-piccola"]);
+    assert.deepEqual([short.data.completeness, short.data.total], ["partial", 1]);
+    warned(short, /2 listed items could not be loaded; the result is partial/);
+    warned(short, /skipped item rows that are not objects \(1×\)/);
+  });
+});
+
+Deno.test("venue menu table: a partial root's category listing is paged by --limit/--offset", async () => {
+  await withEnv(async (t) => {
+    const all = await json(t, ["venue", "menu", "testimarket-kamppi"]);
+    const slugs = all.data.categories.map((c: Any) => c.slug);
+    assert.equal(slugs.length, 30);
+    const first = await t.run(["venue", "menu", "testimarket-kamppi", "--limit", "5"]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /0 items \(partial\): pass --category <slug> or --query <text>/);
+    const shown = slugs.filter((s: string) => new RegExp(`^${s}\\s`, "m").test(first.stdout));
+    assert.deepEqual(shown, slugs.slice(0, 5));
+    assert.match(first.stdout, /Showing 1-5 of 30 categories/);
+    const second = await t.run(["venue", "menu", "testimarket-kamppi", "--limit", "5", "--page", "2"]);
+    const shown2 = slugs.filter((s: string) => new RegExp(`^${s}\\s`, "m").test(second.stdout));
+    assert.deepEqual(shown2, slugs.slice(5, 10));
+    assert.match(second.stdout, /Showing 6-10 of 30 categories/);
+  });
+});
+
+Deno.test("slug cache: a static page without its venue object is used once and not cached", async () => {
+  await withEnv(async (t) => {
+    const body = await staticBody(t, "pasta-piccola");
+    t.sandbox.setFaults([{
+      path: "/order-xp/web/v1/pages/venue/slug/pasta-piccola/static",
+      status: 200,
+      body: { venue_raw: body.venue_raw },
+      times: 1,
+    }]);
+    const drifted = await json(t, ["venue", "pasta-piccola"]);
+    assert.equal(drifted.data.venue_id, PASTA);
+    assert.equal(drifted.data.currency, null);
+    assert.match(drifted.warnings.join("\n"), /no venue section/);
+    const cached = await Deno.readTextFile(cachePath(t)).then(JSON.parse).catch(() => ({ venues: {} }));
+    assert.ok(!cached.venues["pasta-piccola"], "the drifted page was not cached");
+
+    const healthy = await json(t, ["venue", "pasta-piccola"]);
+    assert.equal(healthy.data.currency, "EUR");
+    assert.deepEqual(healthy.warnings, []);
+    assert.deepEqual(upstream(t.log()), [staticCall("pasta-piccola")], "fetched again, not served stale");
+    await json(t, ["venue", "pasta-piccola"]);
+    assert.deepEqual(upstream(t.log()), [], "the healthy page is cached");
   });
 });

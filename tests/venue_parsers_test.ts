@@ -99,6 +99,47 @@ Deno.test("opening times: seconds, $date, HH:MM, split shifts, days without rows
   assert.equal(hhmm(37859), "10:30");
 });
 
+Deno.test("opening times: a shift past midnight closes at the start of the next day's list", () => {
+  const s = sink();
+  const parsed = parseOpeningTimes({
+    friday: [{ type: "open", value: 64800 }],
+    saturday: [
+      { type: "close", value: 3600 },
+      { type: "open", value: 32400 },
+      { type: "close", value: 39600 },
+    ],
+    // Sunday's late shift wraps into Monday's list.
+    sunday: [{ type: "open", value: 79200 }],
+    monday: [{ type: "close", value: 7200 }, { type: "open", value: 36000 }, { type: "close", value: 50400 }],
+    // Legacy {"$date": ms} values pair the same way.
+    tuesday: [{ type: "open", value: { $date: 72000000 } }],
+    wednesday: [{ type: "close", value: { $date: 0 } }],
+  }, s.warn);
+  assert.deepEqual(parsed.hours, [
+    { day: "monday", open: "10:00", close: "14:00" },
+    { day: "tuesday", open: "20:00", close: "00:00" },
+    { day: "friday", open: "18:00", close: "01:00" },
+    { day: "saturday", open: "09:00", close: "11:00" },
+    { day: "sunday", open: "22:00", close: "02:00" },
+  ]);
+  assert.deepEqual(parsed.days_without_hours, ["wednesday", "thursday"]);
+  assert.deepEqual(s.warnings, []);
+
+  // A leading close later than the previous day's open would make a shift of more than 24 h: both
+  // stay unpaired and are reported.
+  const long = sink();
+  const odd = parseOpeningTimes({
+    thursday: [{ type: "open", value: 36000 }],
+    friday: [{ type: "close", value: 43200 }, { type: "open", value: 50400 }, {
+      type: "close",
+      value: 57600,
+    }],
+  }, long.warn);
+  assert.deepEqual(odd.hours, [{ day: "friday", open: "14:00", close: "16:00" }]);
+  assert.match(long.warnings.join("\n"), /opening time without a closing time on thursday/);
+  assert.match(long.warnings.join("\n"), /closing time without an opening time on friday/);
+});
+
 Deno.test("hours: payload timezone and the label are separate; a differing label warns and converts nothing", () => {
   const s = sink();
   const h = hoursOf(
@@ -227,7 +268,8 @@ Deno.test("items: availability is false only when the payload says so; prices, d
   assert.deepEqual([str.available, str.purchasable_balance], [null, null]);
 
   const cut = p.item({ id: "c", name: "Cacio", price: 1090, original_price: 1290 })!;
-  assert.deepEqual(cut.discount, { percent: 16, label: "-20%", source: "price" });
+  // "c" is also in the -20 % campaign, but the label follows the price cut that set the percent.
+  assert.deepEqual(cut.discount, { percent: 16, label: "-16%", source: "price" });
   assert.equal(cut.original_price?.formatted, "€12.90");
   const same = p.item({ id: "d", name: "d", price: 500, original_price: 500 })!;
   assert.deepEqual([same.original_price, same.discount], [null, null]);
@@ -338,7 +380,19 @@ Deno.test("category trees: leaves in order, slugless nodes skipped, unknown coun
   );
   assert.equal(categoryRow(leaves[2], false).item_count, 0);
   assert.match(s.warnings[0], /skipped 2 categories without a slug/);
+  assert.match(s.warnings[1], /skipped category item ids that are not strings \(1×\)/);
+  assert.equal(s.warnings.length, 2);
   assert.deepEqual(parseCategoryTree({ not: "a list" }, s.warn), []);
+  const drift = sink();
+  const [weird] = parseCategoryTree([{ slug: "x-1", item_ids: ["a", null, "", { id: "b" }] }, {
+    slug: "y-2",
+    item_ids: "a,b",
+  }], drift.warn);
+  assert.deepEqual(weird.item_ids, ["a"]);
+  assert.deepEqual(drift.warnings, [
+    "skipped category item ids that are not strings (3×)",
+    "ignored category item lists of an unknown shape (1×)",
+  ]);
 });
 
 Deno.test("venue details and fees tolerate missing sections, nulls and extra fields", () => {

@@ -8,7 +8,7 @@ import { action, type Runtime, type TableRenderer } from "./runtime.ts";
 import { runStatus } from "./auth.ts";
 import { addPaging, group, leaf } from "./tree.ts";
 import { collect, parseIntFlag } from "./options.ts";
-import { parseChoice, parsePaging } from "./paging.ts";
+import { parsePaging } from "./paging.ts";
 import { venueTable } from "./discovery.ts";
 import type { Cell } from "../output/table.ts";
 import { PROFILE_PARTS, type ProfilePart, profileSummary } from "../services/profile.ts";
@@ -45,15 +45,6 @@ type Ui = Parameters<TableRenderer<unknown>>[1];
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
-
-/** Every account command needs a session: fail before any upstream call (and after validation). */
-async function requireSession(rt: Runtime): Promise<void> {
-  if (!(await rt.getSession()).hasCredentials()) {
-    throw new SvcError("SVC_AUTH_REQUIRED", "authentication is required for this command", {
-      hint: "run `svc login` (or `svc login --wtoken <token>`) first",
-    });
-  }
-}
 
 const local = (rt: Runtime): LocalProfile => ({ configPath: rt.paths.config, profile: rt.globals.profile });
 
@@ -95,7 +86,7 @@ function parseInclude(raw: unknown): ProfilePart[] {
 
 async function runProfileShow(rt: Runtime): Promise<void> {
   const include = parseInclude(rt.opts.include);
-  await requireSession(rt);
+  await rt.requireSession();
   const data = await profileSummary(await rt.services(), include);
   await rt.emit(data, (d, ui) => {
     const { contact, personal, settings, ...rest } = d;
@@ -122,7 +113,7 @@ function ordersTable(d: OrderList, ui: Ui): string {
         o.received_at,
         o.is_active ? `${o.status} (active)` : o.status,
         o.venue_name && t(o.venue_name, 24),
-        o.total ?? moneyCell(o.total_amount),
+        o.total,
         o.items && t(o.items, 40),
       ]),
       ui.style,
@@ -143,12 +134,18 @@ async function runOrders(rt: Runtime): Promise<void> {
     pageToken = String(o.pageToken).trim();
     if (!pageToken) throw new SvcError("SVC_INVALID_ARGUMENT", "--page-token must not be empty");
   }
-  const status = parseChoice(
-    "status",
-    typeof o.status === "string" ? o.status.trim() : o.status,
-    ORDER_STATUSES,
-  );
-  await requireSession(rt);
+  let status: string | undefined;
+  if (o.status !== undefined) {
+    status = String(o.status).trim().toLowerCase();
+    if (!status) throw new SvcError("SVC_INVALID_ARGUMENT", "--status must not be empty");
+    if (!ORDER_STATUSES.includes(status)) {
+      rt.warn(
+        `--status "${status}" is not one of the seen values (${ORDER_STATUSES.join(", ")}); ` +
+          "filtering for it anyway",
+      );
+    }
+  }
+  await rt.requireSession();
   const data = await listOrders(await rt.services(), { limit, pageToken, status });
   await rt.emit(data, ordersTable);
 }
@@ -207,7 +204,7 @@ function orderTable(d: OrderDetail, ui: Ui): string {
 
 async function runOrderShow(rt: Runtime, id: string): Promise<void> {
   const purchaseId = validPurchaseId(id);
-  await requireSession(rt);
+  await rt.requireSession();
   const data = await orderDetail(await rt.services(), purchaseId);
   await rt.emit(data, orderTable);
 }
@@ -232,7 +229,7 @@ function addressRows(rows: AddressEntry[], ui: Ui): string {
 }
 
 async function runAddresses(rt: Runtime): Promise<void> {
-  await requireSession(rt);
+  await rt.requireSession();
   const data = await listAddresses(await rt.services(), local(rt), {
     activeOnly: rt.opts.activeOnly === true,
   });
@@ -265,7 +262,7 @@ const writeTable: TableRenderer<Awaited<ReturnType<typeof writeAddress>>> = (d, 
 
 async function runAddressAdd(rt: Runtime): Promise<void> {
   const input = addressInput(rt);
-  await requireSession(rt);
+  await rt.requireSession();
   const data = await writeAddress(await rt.services(), local(rt), input);
   await rt.emit(data, writeTable);
 }
@@ -273,28 +270,28 @@ async function runAddressAdd(rt: Runtime): Promise<void> {
 async function runAddressUpdate(rt: Runtime, rawId: string): Promise<void> {
   const id = parseAddressId(rawId);
   const input = addressInput(rt);
-  await requireSession(rt);
+  await rt.requireSession();
   const data = await writeAddress(await rt.services(), local(rt), input, id);
   await rt.emit(data, writeTable);
 }
 
 async function runAddressRemove(rt: Runtime, rawId: string): Promise<void> {
   const id = parseAddressId(rawId);
-  await requireSession(rt);
+  await rt.requireSession();
   const data = await removeAddress(await rt.services(), local(rt), id);
   await rt.emit(data, record("Address removed"));
 }
 
 async function runAddressUse(rt: Runtime, rawId: string): Promise<void> {
   const id = parseAddressId(rawId);
-  await requireSession(rt);
+  await rt.requireSession();
   const data = await useAddress(local(rt), id, (m) => rt.warn(m));
   await rt.emit(data, record("Address selected"));
 }
 
 async function runAddressLinks(rt: Runtime, rawId?: string): Promise<void> {
   if (rawId !== undefined) parseAddressId(rawId);
-  await requireSession(rt);
+  await rt.requireSession();
   const data = addressLinks(await rt.profile(), rawId);
   await rt.emit(data, record("Address links"));
 }
@@ -309,7 +306,7 @@ async function runPayments(rt: Runtime): Promise<void> {
     label = String(o.label).trim();
     if (!label) throw new SvcError("SVC_INVALID_ARGUMENT", "--label must not be empty");
   }
-  await requireSession(rt);
+  await rt.requireSession();
   const data = await paymentMethods(await rt.services(), { maskSensitive: o.maskSensitive === true, label });
   await rt.emit(data, (d: PaymentList, ui) =>
     d.methods.length
@@ -332,7 +329,7 @@ async function runPayments(rt: Runtime): Promise<void> {
 
 async function runFavorites(rt: Runtime): Promise<void> {
   const paging = parsePaging(rt.opts);
-  await requireSession(rt);
+  await rt.requireSession();
   const ctx = await rt.services();
   const data = await listFavorites(ctx, await rt.resolveLocation(ctx), paging);
   await rt.emit(data, (d: FavoritesResult, ui) =>
@@ -344,7 +341,7 @@ async function runFavorites(rt: Runtime): Promise<void> {
 function runFavoriteSet(on: boolean) {
   return async (rt: Runtime, venue: string): Promise<void> => {
     const ref = parseVenueRef(venue);
-    await requireSession(rt);
+    await rt.requireSession();
     const data = await setFavorite(await rt.services(), ref, on);
     await rt.emit(
       data,
@@ -363,21 +360,27 @@ function addOrdersFlags(cmd: Command): Command {
     .addOption(
       new Option(
         "--status <value>",
-        `keep only orders with this status (filtered locally): ${ORDER_STATUSES.join("|")}`,
+        `keep only orders with this status, any case (filtered locally; seen: ${ORDER_STATUSES.join("|")})`,
       ),
     );
 }
 
-function addAddressWriteFlags(cmd: Command): Command {
+function addAddressWriteFlags(cmd: Command, update: boolean): Command {
+  const dflt = (add: string) => update ? "default: the old address's value" : `default: ${add}`;
   return cmd
     .addOption(new Option("--address <formatted>", "formatted address text (required)"))
-    .addOption(new Option("--lat <value>", "latitude (required)"))
-    .addOption(new Option("--lon <value>", "longitude (required)"))
-    .addOption(new Option("--type <type>", "apartment|office|house|outdoor|other (default: other)"))
-    .addOption(new Option("--label <label>", "home|work|other (default: other)"))
-    .addOption(new Option("--alias <text>", "a name for the address"))
+    .addOption(new Option("--lat <value>", "latitude, a decimal such as 60.1699 (required)"))
+    .addOption(new Option("--lon <value>", "longitude, a decimal such as 24.9384 (required)"))
+    .addOption(new Option("--type <type>", `apartment|office|house|outdoor|other (${dflt("other")})`))
+    .addOption(new Option("--label <label>", `home|work|other (${dflt("other")})`))
+    .addOption(new Option("--alias <text>", `a name for the address (${dflt("none")})`))
     .addOption(
-      new Option("--detail <key=value>", "address detail such as entrance=A (repeatable)").argParser(collect),
+      new Option(
+        "--detail <key=value>",
+        update
+          ? "address detail such as entrance=A (repeatable; replaces all old details; default: keep them)"
+          : "address detail such as entrance=A (repeatable)",
+      ).argParser(collect),
     )
     .addOption(new Option("--set-default-profile", "also make it the profile's default address"));
 }
@@ -387,17 +390,18 @@ function addressCommands(parent: Command): void {
   const addresses = leaf(parent, "addresses", "list saved addresses", { auth: true })
     .addOption(new Option("--active-only", "hide inactive addresses"))
     .action(action(runAddresses));
-  addAddressWriteFlags(leaf(addresses, "add", "add a saved address", { auth: true }))
+  addAddressWriteFlags(leaf(addresses, "add", "add a saved address", { auth: true }), false)
     .action(action(runAddressAdd));
   addAddressWriteFlags(
     leaf(addresses, "update <address-id>", "replace an address with a new version", { auth: true }),
+    true,
   )
     .action(action(runAddressUpdate));
   leaf(addresses, "remove <address-id>", "delete a saved address", { auth: true })
     .action(action(runAddressRemove));
-  leaf(addresses, "use <address-id>", "make an address svc's default location (local only)")
+  leaf(addresses, "use <address-id>", "make an address svc's default location (local only)", { auth: true })
     .action(action(runAddressUse));
-  leaf(addresses, "links [address-id]", "map links to validate an address (local only)")
+  leaf(addresses, "links [address-id]", "map links to validate an address (local only)", { auth: true })
     .action(action(runAddressLinks));
 }
 

@@ -12,16 +12,11 @@ import type {
   VenueItemDetail,
   VenueMenu,
 } from "../services/menu.ts";
-import type {
-  DetailSection,
-  HoursRow,
-  VenueCategories,
-  VenueDetails,
-  VenueHours,
-  Weekday,
-} from "../services/venue.ts";
+import type { HoursRow, VenueCategories, VenueDetails, VenueHours } from "../services/venue.ts";
+import { DETAIL_SECTIONS, type DetailSection, WEEKDAYS } from "../services/venue_constants.ts";
 import type { ResolvedLocation } from "../services/location.ts";
 import { parsePaging } from "./paging.ts";
+import { paginate } from "../services/paging.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { parseIntFlag } from "./options.ts";
 import { action, type Runtime, type TableRenderer } from "./runtime.ts";
@@ -29,16 +24,6 @@ import { addPaging, leaf } from "./tree.ts";
 
 const invalid = (message: string) => new SvcError("SVC_INVALID_ARGUMENT", message);
 
-const DETAIL_SECTIONS: readonly DetailSection[] = ["hours", "tags", "rating", "fees"];
-const WEEKDAYS: readonly Weekday[] = [
-  "monday",
-  "tuesday",
-  "wednesday",
-  "thursday",
-  "friday",
-  "saturday",
-  "sunday",
-];
 const SORTS: readonly MenuSort[] = ["recommended", "price", "name"];
 
 // ---------------------------------------------------------------------------------------------
@@ -50,7 +35,7 @@ export function parseInclude(raw: unknown): DetailSection[] {
   if (!parts.length) throw invalid(`--include needs one or more of: ${DETAIL_SECTIONS.join(",")}`);
   const out: DetailSection[] = [];
   for (const p of parts) {
-    if (!DETAIL_SECTIONS.includes(p as DetailSection)) {
+    if (!(DETAIL_SECTIONS as readonly string[]).includes(p)) {
       throw invalid(`unknown --include section "${p}": use ${DETAIL_SECTIONS.join(",")}`);
     }
     if (!out.includes(p as DetailSection)) out.push(p as DetailSection);
@@ -230,10 +215,11 @@ function rule(g: OptionGroup): string {
   return g.required ? `required ${range}` : `optional ${range}`;
 }
 
-function pagingNote(d: { offset: number; count: number; total: number }): string | null {
+function pagingNote(d: { offset: number; count: number; total: number }, what = ""): string | null {
   if (d.count >= d.total) return null;
-  if (!d.count) return `No rows at offset ${d.offset} of ${d.total}.`;
-  return `Showing ${d.offset + 1}-${d.offset + d.count} of ${d.total} (use --limit with --page or --offset).`;
+  const of = `${d.total}${what ? ` ${what}` : ""}`;
+  if (!d.count) return `No rows at offset ${d.offset} of ${of}.`;
+  return `Showing ${d.offset + 1}-${d.offset + d.count} of ${of} (use --limit with --page or --offset).`;
 }
 
 const join = (parts: (string | null | undefined)[]) => parts.filter((p) => !!p).join("\n\n");
@@ -285,7 +271,8 @@ function hoursTable(
   for (const day of WEEKDAYS) {
     const windows = hours.filter((h) => h.day === day);
     if (!windows.length) rows.push([day, "closed", null]);
-    for (const w of windows) rows.push([day, w.open, w.close]);
+    // A close earlier than the open is past midnight (the shift runs into the next day).
+    for (const w of windows) rows.push([day, w.open, w.close < w.open ? `${w.close} (next day)` : w.close]);
   }
   const title = `Opening hours (venue-local${timezone ? `, ${timezone}` : ""})`;
   return table.renderTable(["Day", "Open", "Close"], rows, style, title);
@@ -337,7 +324,19 @@ const renderMenu: TableRenderer<VenueMenu> = (d, { style, table }) => {
   const title = `${d.venue_name ?? d.venue_slug}: ${what}, ${d.total} item${d.total === 1 ? "" : "s"} ` +
     `(${d.completeness})`;
   const parts: (string | null)[] = [];
-  if (d.items.length || d.completeness !== "partial" || !d.categories.length) {
+  if (d.scope === "venue" && d.completeness === "partial" && !d.loaded && d.categories.length) {
+    // A partial root loaded no items: list its categories instead, paged like the items would be.
+    const { rows, page } = paginate(d.categories, { offset: d.offset, limit: d.limit ?? undefined });
+    parts.push(
+      table.renderTable(
+        ["Category", "Name", "Items"],
+        rows.map((c) => [c.slug, c.name, c.item_count]),
+        style,
+        `${title}: pass --category <slug> or --query <text>`,
+      ),
+    );
+    parts.push(pagingNote(page, "categories"));
+  } else {
     const rows = d.items.map((i) => [
       table.truncate(i.name, ITEM_NAME_MAX),
       i.notice ? "notice" : amount(i.price),
@@ -352,15 +351,6 @@ const renderMenu: TableRenderer<VenueMenu> = (d, { style, table }) => {
     );
     parts.push(pagingNote(d));
     if (d.options_included) parts.push(optionsTable(d.items, style, table));
-  } else {
-    parts.push(
-      table.renderTable(
-        ["Category", "Name", "Items"],
-        d.categories.map((c) => [c.slug, c.name, c.item_count]),
-        style,
-        `${title}: pass --category <slug> or --query <text>`,
-      ),
-    );
   }
   return join(parts);
 };

@@ -8,7 +8,7 @@ import { SvcError } from "../core/errors.ts";
 import { isObjectId } from "../core/ids.ts";
 import { type Profile, updateConfig } from "../config/store.ts";
 import { bool, type Json, num, obj, type ServiceContext, str } from "./context.ts";
-import { coordinatesOf } from "./location.ts";
+import { type AddressRow, addressRow, addressRows } from "./location.ts";
 import { countryOf, fetchUser } from "./profile.ts";
 
 export const ADDRESS_TYPES = ["apartment", "office", "house", "outdoor", "other"] as const;
@@ -86,26 +86,27 @@ function detailsOf(loc: Json | undefined): Record<string, string> {
 }
 
 interface Normalised {
+  row: AddressRow;
   entry: AddressEntry;
   copy: AddressCopy;
 }
 
+/** Builds on the row reader that location resolution uses too (src/services/location.ts). */
 function normalise(raw: unknown): Normalised | undefined {
-  const row = obj(raw);
-  const id = str(row?.id) ?? str(row?.address_id);
-  if (!row || !id) return undefined;
-  const loc = obj(row.location);
-  const pin = coordinatesOf(loc?.user_coordinates) ?? coordinatesOf(loc?.google_place_coordinates) ??
-    coordinatesOf(loc);
-  const place = coordinatesOf(loc?.google_place_coordinates) ?? pin;
+  const r = addressRow(raw);
+  return r && fromRow(r);
+}
+
+function fromRow(r: AddressRow): Normalised {
+  const { row, location: loc, pin, place } = r;
   const labelRaw = str(row.label_type)?.toLowerCase();
   const label = (ADDRESS_LABELS as readonly string[]).includes(labelRaw ?? "")
     ? labelRaw as AddressLabel
     : null;
   const entry: AddressEntry = {
-    address_id: id,
+    address_id: r.id,
     label,
-    street: str(loc?.address) ?? str(loc?.street) ?? null,
+    street: r.street,
     is_default: false,
     alias: str(row.alias) ?? null,
     type: str(loc?.location_type) ?? null,
@@ -116,7 +117,7 @@ function normalise(raw: unknown): Normalised | undefined {
     lon: pin?.lon ?? null,
     details: detailsOf(loc),
     is_active: bool(row.is_active) ?? bool(row.active) ?? null,
-    upstream_default: row.is_default === true || row.selected === true,
+    upstream_default: r.upstream_default,
   };
   const copy: AddressCopy = {
     street: entry.street,
@@ -133,7 +134,7 @@ function normalise(raw: unknown): Normalised | undefined {
     place_lon: place?.lon ?? null,
     saved_at: new Date().toISOString(),
   };
-  return { entry, copy };
+  return { row: r, entry, copy };
 }
 
 const bookOf = (rows: Normalised[]): Book =>
@@ -141,20 +142,12 @@ const bookOf = (rows: Normalised[]): Book =>
 
 async function fetchAddresses(ctx: ServiceContext): Promise<Normalised[]> {
   const { data } = await ctx.gw.request({ host: "user_api", method: "GET", path: INFO, auth: "required" });
-  const root = obj(data);
-  const rows = root?.results ?? root?.addresses;
-  if (!Array.isArray(rows)) {
+  const parsed = addressRows(data);
+  if (!parsed) {
     throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the address list carries no `results` list");
   }
-  const out: Normalised[] = [];
-  let skipped = 0;
-  for (const r of rows) {
-    const n = normalise(r);
-    if (n) out.push(n);
-    else skipped++;
-  }
-  if (skipped) ctx.warn(`skipped ${skipped} address row(s) without an id`);
-  return out;
+  if (parsed.skipped) ctx.warn(`skipped ${parsed.skipped} address row(s) without an id`);
+  return parsed.rows.map(fromRow);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -230,14 +223,19 @@ export async function listAddresses(
 // ---------------------------------------------------------------------------------------------
 // Write input (validated before any call)
 
+/**
+ * Validated flags. The optional fields are undefined when their flag is omitted: `add` then uses the
+ * defaults (type and label `other`, no alias, no details), `update` keeps the old entry's values.
+ */
 export interface AddressInput {
   address: string;
   lat: number;
   lon: number;
-  type: AddressType;
-  label: AddressLabel;
+  type?: AddressType;
+  label?: AddressLabel;
   alias?: string;
-  details: Record<string, string>;
+  /** Any `--detail` replaces the whole set. */
+  details?: Record<string, string>;
   setDefaultProfile: boolean;
 }
 
@@ -255,18 +253,21 @@ export interface RawAddressInput {
 const invalid = (message: string, hint?: string) =>
   new SvcError("SVC_INVALID_ARGUMENT", message, hint ? { hint } : {});
 
+/** Plain decimals only: Number() alone would also take "0x10", "1e1", "0b1" or "Infinity". */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
 function coordinate(name: string, raw: unknown, limit: number): number {
   if (raw === undefined) throw invalid(`--${name} is required`);
   const text = String(raw).trim();
   const n = Number(text);
-  if (text === "" || !Number.isFinite(n) || Math.abs(n) > limit) {
+  if (!DECIMAL.test(text) || !Number.isFinite(n) || Math.abs(n) > limit) {
     throw invalid(`invalid --${name} "${raw}": expected a number between -${limit} and ${limit}`);
   }
   return n;
 }
 
-function choice<T extends string>(name: string, raw: unknown, allowed: readonly T[], fallback: T): T {
-  if (raw === undefined) return fallback;
+function choice<T extends string>(name: string, raw: unknown, allowed: readonly T[]): T | undefined {
+  if (raw === undefined) return undefined;
   const v = String(raw).trim().toLowerCase();
   if (!(allowed as readonly string[]).includes(v)) {
     throw invalid(`invalid --${name} "${raw}": use ${allowed.join(", ")}`);
@@ -301,8 +302,8 @@ export function parseAddressInput(raw: RawAddressInput): AddressInput {
   if (!address) throw invalid("--address is required and must not be empty");
   const lat = coordinate("lat", raw.lat, 90);
   const lon = coordinate("lon", raw.lon, 180);
-  const type = choice("type", raw.type, ADDRESS_TYPES, "other");
-  const label = choice("label", raw.label, ADDRESS_LABELS, "other");
+  const type = choice("type", raw.type, ADDRESS_TYPES);
+  const label = choice("label", raw.label, ADDRESS_LABELS);
   let alias: string | undefined;
   if (raw.alias !== undefined) {
     alias = String(raw.alias).trim();
@@ -315,7 +316,7 @@ export function parseAddressInput(raw: RawAddressInput): AddressInput {
     type,
     label,
     alias,
-    details: parseDetails(raw.detail),
+    details: raw.detail === undefined ? undefined : parseDetails(raw.detail),
     setDefaultProfile: raw.setDefaultProfile === true,
   };
 }
@@ -362,12 +363,46 @@ function notFound(id: string): SvcError {
 
 const point = (lat: number, lon: number) => ({ type: "Point", coordinates: [lon, lat] });
 
-function requestBody(input: AddressInput, country: string, previous?: string): Json {
-  const body: Json = { label_type: input.label };
-  if (input.alias !== undefined) body.alias = input.alias;
+/** The fields a POST carries besides the address text and the point. */
+interface AddressFields {
+  type: AddressType;
+  label: AddressLabel;
+  alias?: string;
+  details: Record<string, string>;
+}
+
+/**
+ * `add`: the flags, else the defaults. `update`: the flags, else the old entry's values (an old type
+ * or label that svc cannot send back falls back to `other`, with a warning).
+ */
+function fieldsFor(ctx: ServiceContext, input: AddressInput, old?: Normalised): AddressFields {
+  let type: AddressType = input.type ?? "other";
+  let label: AddressLabel = input.label ?? "other";
+  if (old && input.type === undefined && old.entry.type !== null) {
+    const t = old.entry.type.toLowerCase();
+    if ((ADDRESS_TYPES as readonly string[]).includes(t)) type = t as AddressType;
+    else ctx.warn(`the old address type "${old.entry.type}" is not one svc can send; using "other"`);
+  }
+  if (old && input.label === undefined) {
+    const rawLabel = str(old.row.row.label_type);
+    if (old.entry.label) label = old.entry.label;
+    else if (rawLabel) ctx.warn(`the old address label "${rawLabel}" is not one svc can send; using "other"`);
+  }
+  const alias = input.alias ?? old?.entry.alias ?? undefined;
+  return {
+    type,
+    label,
+    ...(alias !== undefined ? { alias } : {}),
+    details: input.details ?? { ...(old?.entry.details ?? {}) },
+  };
+}
+
+function requestBody(input: AddressInput, fields: AddressFields, country: string, previous?: string): Json {
+  const body: Json = { label_type: fields.label };
+  if (fields.alias !== undefined) body.alias = fields.alias;
   body.location = {
-    location_type: input.type,
-    address_form_fields: input.details,
+    location_type: fields.type,
+    address_form_fields: fields.details,
     address: input.address,
     city: "",
     country,
@@ -395,6 +430,7 @@ export async function writeAddress(
   previous?: string,
 ): Promise<AddressWriteResult> {
   const old = previous ? await existing(ctx, previous) : undefined;
+  const fields = fieldsFor(ctx, input, old?.hit);
   const { user, root } = await fetchUser(ctx);
   const country = countryOf(user, root) ?? old?.hit.entry.country?.toUpperCase() ?? null;
   if (!country) {
@@ -407,7 +443,7 @@ export async function writeAddress(
     host: "user_api",
     method: "POST",
     path: INFO,
-    json: requestBody(input, country, previous),
+    json: requestBody(input, fields, country, previous),
     auth: "required",
   });
   const created = normalise(data);

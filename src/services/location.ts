@@ -5,7 +5,7 @@
  */
 
 import { SvcError } from "../core/errors.ts";
-import { arr, language, num, obj, type ServiceContext, str } from "./context.ts";
+import { arr, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
 
 export interface LocationOverride {
   address?: string;
@@ -51,6 +51,55 @@ export async function geocode(ctx: ServiceContext, address: string): Promise<Res
   return { ...loc, source: "address", label: str(first.formatted_address) ?? address };
 }
 
+/** One row of the saved-address list (GET /v2/delivery/info), read the same way by every caller. */
+export interface AddressRow {
+  id: string;
+  row: Json;
+  location: Json | undefined;
+  /** The pinned point where couriers are sent: `user_coordinates`, else the place point, else flat lat/lon. */
+  pin?: { lat: number; lon: number };
+  /** The geocoded place point: `google_place_coordinates`, else the pin. */
+  place?: { lat: number; lon: number };
+  street: string | null;
+  /** Upstream's own default flag (`is_default` or `selected`). */
+  upstream_default: boolean;
+}
+
+/** Reads one address row; undefined when it has no id (`id`, else `address_id`). */
+export function addressRow(raw: unknown): AddressRow | undefined {
+  const row = obj(raw);
+  const id = str(row?.id) ?? str(row?.address_id);
+  if (!row || !id) return undefined;
+  const location = obj(row.location);
+  const pin = coordinatesOf(location?.user_coordinates) ??
+    coordinatesOf(location?.google_place_coordinates) ??
+    coordinatesOf(location);
+  return {
+    id,
+    row,
+    location,
+    pin,
+    place: coordinatesOf(location?.google_place_coordinates) ?? pin,
+    street: str(location?.address) ?? str(location?.street) ?? null,
+    upstream_default: row.is_default === true || row.selected === true,
+  };
+}
+
+/** The rows of an address-list payload (`results`, else `addresses`); undefined when it has no list. */
+export function addressRows(data: unknown): { rows: AddressRow[]; skipped: number } | undefined {
+  const root = obj(data);
+  const list = root?.results ?? root?.addresses;
+  if (!Array.isArray(list)) return undefined;
+  const rows: AddressRow[] = [];
+  let skipped = 0;
+  for (const raw of list) {
+    const r = addressRow(raw);
+    if (r) rows.push(r);
+    else skipped++;
+  }
+  return { rows, skipped };
+}
+
 export interface AccountAddress {
   id: string;
   lat?: number;
@@ -60,7 +109,7 @@ export interface AccountAddress {
   raw: Record<string, unknown>;
 }
 
-/** The saved addresses (GET /v2/delivery/info), normalised enough to locate them. */
+/** The saved addresses (GET /v2/delivery/info), read with the address book's row reader. */
 export async function accountAddresses(ctx: ServiceContext): Promise<AccountAddress[]> {
   const { data } = await ctx.gw.request({
     host: "user_api",
@@ -68,24 +117,19 @@ export async function accountAddresses(ctx: ServiceContext): Promise<AccountAddr
     path: "/v2/delivery/info",
     auth: "required",
   });
-  const rows = arr(obj(data)?.results ?? obj(data)?.addresses);
-  const out: AccountAddress[] = [];
-  for (const r of rows) {
-    const row = obj(r);
-    const id = str(row?.id);
-    if (!row || !id) continue;
-    const loc = obj(row.location);
-    const c = coordinatesOf(loc?.user_coordinates) ?? coordinatesOf(loc?.google_place_coordinates) ??
-      coordinatesOf(loc);
-    out.push({
-      id,
-      ...(c ?? {}),
-      street: str(loc?.address) ?? null,
-      is_default: row.is_default === true || row.selected === true,
-      raw: row,
-    });
+  const parsed = addressRows(data);
+  if (!parsed) {
+    ctx.warn("the address list carries no `results` list; no saved address can be used");
+    return [];
   }
-  return out;
+  if (parsed.skipped) ctx.warn(`skipped ${parsed.skipped} address row(s) without an id`);
+  return parsed.rows.map((r) => ({
+    id: r.id,
+    ...(r.pin ?? {}),
+    street: r.street,
+    is_default: r.upstream_default,
+    raw: r.row,
+  }));
 }
 
 export async function resolveLocation(

@@ -23,7 +23,7 @@ import {
   parseCategoryTree,
 } from "./venue.ts";
 import type { VenueStatic } from "./venue_lookup.ts";
-import { paginate, type Paging } from "./paging.ts";
+import { type PageInfo, paginate, type Paging } from "./paging.ts";
 
 /** Upper bound of ids per `assortment/items` request. */
 export const ITEM_BATCH_SIZE = 80;
@@ -99,8 +99,11 @@ export interface MenuFilters {
   discounts_only: boolean;
 }
 
-/** `VenueMenu` (kind "menu") and `VenueItemSearchResult` (kind "search") share this shape. */
-export interface VenueMenu {
+/**
+ * `VenueMenu` (kind "menu") and `VenueItemSearchResult` (kind "search") share this shape. The paging
+ * fields describe `items`: `total` counts items after filters, before paging.
+ */
+export interface VenueMenu extends PageInfo {
   kind: "menu" | "search";
   venue_id: string;
   venue_slug: string;
@@ -109,8 +112,9 @@ export interface VenueMenu {
   loading_strategy: string | null;
   /**
    * Whether `items` (before filters) is everything in `scope`: "complete"; "partial" (a partial
-   * assortment without --category/--query, or some loads failed); "unavailable" (no assortment);
-   * "unknown" (search: upstream gives no total).
+   * assortment without --category/--query, or some listed items could not be loaded); "unavailable"
+   * (no assortment, or nothing listed: never reported as a complete empty menu); "unknown" (search:
+   * upstream gives no total).
    */
   completeness: Completeness;
   scope: "venue" | "category" | "search";
@@ -123,11 +127,6 @@ export interface VenueMenu {
   options_included: boolean;
   /** Items loaded before filters. */
   loaded: number;
-  /** Items after filters, before paging. */
-  total: number;
-  count: number;
-  offset: number;
-  limit: number | null;
   items: MenuItem[];
 }
 
@@ -284,14 +283,12 @@ export class ItemParser {
       : balance !== undefined && balance <= 0
       ? "out of stock"
       : null;
+    // The label always comes from the same source as the percent: a campaign badge never labels a
+    // price cut (Cacio e pepe at 1090 instead of 1290 is -16 %, not the campaign's -20 %).
     let discount: ItemDiscount | null = null;
     if (priceN !== undefined && originalN !== undefined && originalN > priceN && originalN > 0) {
       const percent = Math.round((1 - priceN / originalN) * 100);
-      discount = {
-        percent,
-        label: this.env.campaigns?.get(id)?.label ?? `-${percent}%`,
-        source: "price",
-      };
+      discount = { percent, label: `-${percent}%`, source: "price" };
     } else {
       discount = this.env.campaigns?.get(id) ?? null;
     }
@@ -389,6 +386,9 @@ interface Loaded {
   categoryOf: Map<string, string>;
   /** Ids the categories listed that could not be loaded. */
   missing: number;
+  /** Item rows that were not objects, and item lists that were not lists. */
+  droppedRows: number;
+  badLists: number;
   failures: string[];
   /** The first failed request's error. */
   firstError?: unknown;
@@ -400,6 +400,8 @@ const emptyLoaded = (): Loaded => ({
   order: [],
   categoryOf: new Map(),
   missing: 0,
+  droppedRows: 0,
+  badLists: 0,
   failures: [],
 });
 
@@ -417,12 +419,26 @@ function indexTree(tree: CategoryNode[], into: Loaded): void {
   walk(tree);
 }
 
+/** Adds a response's item rows and option definitions; drift is counted for `driftWarnings`. */
 function addItems(into: Loaded, items: unknown, options: unknown): void {
+  if (items !== undefined && items !== null && !Array.isArray(items)) into.badLists++;
   for (const it of arr(items)) {
     const o = obj(it);
     if (o) into.raw.push(o);
+    else into.droppedRows++;
   }
   for (const [id, def] of optionDefs(options)) if (!into.defs.has(id)) into.defs.set(id, def);
+}
+
+/** Ids listed by the categories that no loaded row carries. */
+function countMissing(into: Loaded): number {
+  const loaded = new Set(into.raw.map((i) => str(i.id)));
+  return into.order.filter((id) => !loaded.has(id)).length;
+}
+
+function driftWarnings(into: Loaded, warn: (m: string) => void): void {
+  if (into.droppedRows) warn(`skipped item rows that are not objects (${into.droppedRows}×)`);
+  if (into.badLists) warn(`ignored item lists of an unknown shape (${into.badLists}×)`);
 }
 
 function describe(e: unknown): string {
@@ -492,8 +508,7 @@ async function loadCategories(
   const have = new Set(into.raw.map((i) => str(i.id)));
   const wanted = into.order.filter((id) => !have.has(id));
   if (wanted.length) await hydrate(ctx, slug, wanted, into);
-  const loaded = new Set(into.raw.map((i) => str(i.id)));
-  into.missing = into.order.filter((id) => !loaded.has(id)).length;
+  into.missing = countMissing(into);
   return trees;
 }
 
@@ -557,7 +572,9 @@ export async function venueMenu(
       retry: true, // a read, not a mutation
     });
     const body = obj(data);
-    if (!body || !Array.isArray(body.items)) ctx.warn(`the search in "${slug}" returned no item list`);
+    if (body?.items === undefined || body.items === null) {
+      ctx.warn(`the search in "${slug}" returned no item list`);
+    }
     addItems(loaded, body?.items, body?.options);
   } else if (req.category !== undefined) {
     scope = "category";
@@ -572,6 +589,10 @@ export async function venueMenu(
     if (loaded.failures.length && !loaded.raw.length) throw firstFailure(loaded);
     categories = leafCategories(trees).map((c) => categoryRow(c, false));
     if (loaded.failures.length || loaded.missing) completeness = "partial";
+    if (!trees.length && !loaded.raw.length) {
+      completeness = "unavailable";
+      ctx.warn(`the response for category "${req.category}" of "${slug}" carries no category and no items`);
+    }
   } else {
     let root: Json | undefined;
     try {
@@ -592,7 +613,13 @@ export async function venueMenu(
       const partial = strategy === "partial" ||
         (strategy !== "full" && !rootItems.length && leaves.length > 0);
       categories = leaves.map((c) => categoryRow(c, partial));
-      if (partial && req.fullCatalog) {
+      if (partial && !leaves.length) {
+        completeness = req.fullCatalog ? "unavailable" : "partial";
+        ctx.warn(
+          `"${slug}" has a partial assortment that lists no categories` +
+            (req.fullCatalog ? "; there is nothing to load" : "") + `: try --query <text>`,
+        );
+      } else if (partial && req.fullCatalog) {
         await loadCategories(ctx, slug, leaves.map((c) => c.slug), loaded);
         if (loaded.failures.length && !loaded.raw.length) throw firstFailure(loaded);
         if (loaded.failures.length || loaded.missing) completeness = "partial";
@@ -605,10 +632,8 @@ export async function venueMenu(
       } else {
         indexTree(tree, loaded);
         addItems(loaded, root.items, root.options);
-        if (!loaded.raw.length) {
-          completeness = "unavailable";
-          ctx.warn(`the assortment of "${slug}" lists no items; its menu is unavailable`);
-        }
+        loaded.missing = countMissing(loaded);
+        if (loaded.missing) completeness = "partial";
       }
     }
   }
@@ -621,6 +646,7 @@ export async function venueMenu(
   if (loaded.missing) {
     ctx.warn(`${plural(loaded.missing, "listed item")} could not be loaded; the result is partial`);
   }
+  driftWarnings(loaded, ctx.warn);
   if (!id.currency) ctx.warn(`the venue page of "${slug}" names no currency; prices are not formatted`);
 
   const parser = new ItemParser({
@@ -633,8 +659,17 @@ export async function venueMenu(
   });
   const all = ordered(loaded).map((r) => parser.item(r)).filter((i): i is MenuItem => !!i);
   parser.flush(ctx.warn);
+  if (completeness === "complete" && !all.length) {
+    // Nothing listed and nothing loaded: never a complete empty menu.
+    completeness = "unavailable";
+    ctx.warn(
+      scope === "category"
+        ? `category "${req.category}" of "${slug}" lists no items; its contents are unavailable`
+        : `the assortment of "${slug}" lists no items; its menu is unavailable`,
+    );
+  }
   const kept = sortItems(filterItems(all, filters), req.sort, ctx.locale);
-  const items = paginate(kept, req).rows;
+  const { rows: items, page } = paginate(kept, req);
   return {
     kind: scope === "search" ? "search" : "menu",
     venue_id: id.venue_id,
@@ -651,10 +686,7 @@ export async function venueMenu(
     filters,
     options_included: req.includeOptions,
     loaded: all.length,
-    total: kept.length,
-    count: items.length,
-    offset: req.offset,
-    limit: req.limit ?? null,
+    ...page,
     items,
   };
 }

@@ -4,16 +4,18 @@ import { SvcError } from "../core/errors.ts";
 import { type Money, money } from "../core/money.ts";
 import { arr, bool, type Json, num, obj, type ServiceContext, str } from "./context.ts";
 
-/** Statuses seen in order-history payloads; `--status` accepts these (case-insensitive). */
-export const ORDER_STATUSES = [
+/**
+ * Statuses seen in order-history payloads (the sandbox's). Upstream may send others, so `--status`
+ * takes any value (case-insensitive) and only warns when it is not one of these.
+ */
+export const ORDER_STATUSES: readonly string[] = [
   "received",
   "acknowledged",
   "delivered",
   "refunded",
   "canceled",
   "rejected",
-] as const;
-export type OrderStatus = typeof ORDER_STATUSES[number];
+];
 
 export const ORDER_LIMIT_MAX = 50;
 const HISTORY = "/order-tracking-api/v1/order_history";
@@ -25,10 +27,8 @@ export interface OrderRow {
   venue_id: string | null;
   /** Upstream display text (its format is not specified). */
   received_at: string | null;
-  /** The upstream formatted total, display only. */
+  /** The upstream formatted total (`total_amount`), display only; list rows carry no numeric total. */
   total: string | null;
-  /** Minor units, only when the row carries a numeric total and a currency (never parsed from text). */
-  total_amount: Money | null;
   is_active: boolean | null;
   items: string | null;
   /** ISO 8601 from `payment_time_ts` (milliseconds; values below 1e11 are read as seconds). */
@@ -42,7 +42,8 @@ export interface OrderList {
   /** Rows on the upstream page before filtering. */
   page_count: number;
   limit: number;
-  status_filter: OrderStatus | null;
+  /** The `--status` value, lower-cased. */
+  status_filter: string | null;
   /** Pass as `--page-token` for the next page; absent at the end. */
   next_page_token?: string;
 }
@@ -67,12 +68,10 @@ function itemsSummary(v: unknown): string | null {
   return parts.length ? parts.join(", ") : null;
 }
 
-function orderRow(raw: unknown, locale: string): OrderRow | undefined {
+function orderRow(raw: unknown): OrderRow | undefined {
   const o = obj(raw);
   const id = str(o?.purchase_id) ?? str(o?.order_id) ?? str(o?.id);
   if (!o || !id) return undefined;
-  const minor = num(o.total_price) ?? num(o.total_amount_int);
-  const currency = str(o.currency);
   return {
     purchase_id: id,
     status: str(o.status) ?? null,
@@ -80,7 +79,6 @@ function orderRow(raw: unknown, locale: string): OrderRow | undefined {
     venue_id: str(o.venue_id) ?? null,
     received_at: str(o.received_at) ?? null,
     total: str(o.total_amount) ?? null,
-    total_amount: minor !== undefined && currency ? money(minor, currency, locale) : null,
     is_active: bool(o.is_active) ?? null,
     items: itemsSummary(o.items),
     payment_time: isoFromTs(o.payment_time_ts),
@@ -90,7 +88,8 @@ function orderRow(raw: unknown, locale: string): OrderRow | undefined {
 export interface OrderListOptions {
   limit: number;
   pageToken?: string;
-  status?: OrderStatus;
+  /** Lower-cased; matched case-insensitively against each row's status. */
+  status?: string;
 }
 
 export async function listOrders(ctx: ServiceContext, opts: OrderListOptions): Promise<OrderList> {
@@ -108,7 +107,7 @@ export async function listOrders(ctx: ServiceContext, opts: OrderListOptions): P
   const rows: OrderRow[] = [];
   let skipped = 0;
   for (const raw of root.orders) {
-    const row = orderRow(raw, ctx.locale);
+    const row = orderRow(raw);
     if (row) rows.push(row);
     else skipped++;
   }
@@ -241,12 +240,11 @@ export async function orderDetail(ctx: ServiceContext, purchaseId: string): Prom
       title: str(x.title) ?? str(x.name) ?? null,
       amount: m(x.amount),
     }));
-  const sum = (rows: AmountLine[]): Money | null =>
-    rows.length && rows.every((r) => r.amount)
+  /** The sum of a list the payload carries (an empty list sums to 0); null when it is no list or a row lacks an amount. */
+  const sum = (value: unknown, rows: AmountLine[]): Money | null =>
+    Array.isArray(value) && rows.length === value.length && rows.every((r) => r.amount)
       ? money(rows.reduce((s, r) => s + r.amount!.amount, 0), currency, ctx.locale)
-      : rows.length
-      ? null
-      : money(0, currency, ctx.locale);
+      : null;
   const discounts = amountLines(o.discounts);
   const surcharges = amountLines(o.surcharges);
   const items: OrderLine[] = arr(o.items).map(obj).filter((x): x is Json => !!x).map((it) => ({
@@ -291,8 +289,8 @@ export async function orderDetail(ctx: ServiceContext, purchaseId: string): Prom
       items: m(o.items_price),
       delivery_fee: m(o.delivery_price),
       service_fee: m(o.service_fee),
-      surcharges: o.surcharges === undefined ? null : sum(surcharges),
-      discounts: o.discounts === undefined ? null : sum(discounts),
+      surcharges: sum(o.surcharges, surcharges),
+      discounts: sum(o.discounts, discounts),
       subtotal: m(o.subtotal),
       tip: m(o.courier_tip ?? o.tip ?? o.tip_amount),
       credits: m(o.credits),

@@ -42,6 +42,7 @@ export type MethodSource = "profile" | "legacy";
 export interface PaymentMethod {
   method_id: string;
   type: string | null;
+  /** As sent (may hold a nickname or holder name); with --mask-sensitive only brand or type plus "•••• ••••". */
   label: string | null;
   is_default: boolean;
   /** null when the payload does not say. */
@@ -71,13 +72,66 @@ const first = (o: Json, keys: string[]): unknown => {
   return undefined;
 };
 
+/** Brand and type names a masked label may show; any other free text may be personal and is dropped. */
+const BRANDS: Record<string, string> = {
+  visa: "Visa",
+  mastercard: "Mastercard",
+  maestro: "Maestro",
+  amex: "American Express",
+  american_express: "American Express",
+  diners: "Diners Club",
+  discover: "Discover",
+  jcb: "JCB",
+  unionpay: "UnionPay",
+  card: "Card",
+  cash: "Cash",
+  applepay: "Apple Pay",
+  googlepay: "Google Pay",
+  paypal: "PayPal",
+  klarna: "Klarna",
+  mobilepay: "MobilePay",
+  swish: "Swish",
+  vipps: "Vipps",
+  edenred: "Edenred",
+  epassi: "Epassi",
+  smartum: "Smartum",
+  pluxee: "Pluxee",
+  invoice: "Invoice",
+  gift_card: "Gift card",
+  meal_benefit: "Meal benefit",
+  pay_on_delivery: "Pay on delivery",
+};
+
+const brandKey = (s: string) => s.trim().toLowerCase().replace(/[\s-]+/g, "_");
+
+/**
+ * The brand a masked label may show: a structured field (`scheme`, `card_brand`, `brand`), else a
+ * free-text name that is exactly a known brand (trailing digits and bullets aside), else the method
+ * type. Nicknames and holder names never qualify.
+ */
+function brandOf(structured: unknown[], names: unknown[], type: string | null): string | null {
+  for (const v of structured) {
+    const s = str(v)?.trim();
+    if (s) return BRANDS[brandKey(s)] ?? s;
+  }
+  for (const v of names) {
+    const s = str(v)?.replace(/[\s•*·.\d]+$/, "");
+    const known = s ? BRANDS[brandKey(s)] : undefined;
+    if (known) return known;
+  }
+  return type ? BRANDS[brandKey(type)] ?? type : null;
+}
+
+/** A normalised method plus what --mask-sensitive needs (stripped before output). */
+type Row = PaymentMethod & { brand: string | null; has_digits: boolean };
+
 const lastFourOf = (v: unknown): string | null => {
   const s = typeof v === "number" ? String(v) : str(v);
   const m = s?.match(/(\d{4})\D*$/);
   return m ? m[1] : null;
 };
 
-function legacyRows(data: unknown): PaymentMethod[] {
+function legacyRows(data: unknown): Row[] {
   const root = obj(data);
   const results = root?.results;
   const list = [
@@ -91,32 +145,39 @@ function legacyRows(data: unknown): PaymentMethod[] {
   if (!list) {
     throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the legacy payment list carries no method list");
   }
-  const out: PaymentMethod[] = [];
+  const out: Row[] = [];
   for (const raw of list) {
     const m = obj(raw);
     const id = m && str(first(m, ["method_id", "payment_method_id", "id"]));
     if (!m || !id) continue;
     const name = str(first(m, ["label", "name", "card_brand", "display_name", "title"])) ?? null;
     const lastFour = lastFourOf(first(m, ["card_last_four", "last4", "last_four"]));
+    const type = str(first(m, ["type", "payment_method_type", "method_type"])) ?? null;
     out.push({
       method_id: id,
-      type: str(first(m, ["type", "payment_method_type", "method_type"])) ?? null,
+      type,
       label: name && lastFour && !name.includes(lastFour) ? `${name} •••• ${lastFour}` : name,
       is_default: bool(first(m, ["is_default", "default", "selected"])) ?? false,
       is_available_for_checkout: bool(first(m, ["is_available_for_checkout", "is_available", "enabled"])) ??
         null,
       last_four: lastFour,
       sources: ["legacy"],
+      brand: brandOf(
+        [m.card_brand, m.brand, m.scheme],
+        [m.label, m.name, m.display_name, m.title],
+        type,
+      ),
+      has_digits: lastFour !== null,
     });
   }
   return out;
 }
 
 /** Walks the element tree and keeps `payment-method` nodes (buttons and other actions are skipped). */
-function profileRows(data: unknown): PaymentMethod[] {
+function profileRows(data: unknown): Row[] {
   const root = obj(obj(data)?.root_element) ?? obj(data);
   if (!root) throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the payment profile has no element tree");
-  const out: PaymentMethod[] = [];
+  const out: Row[] = [];
   const walk = (node: unknown, depth: number) => {
     const n = obj(node);
     if (!n || depth > 32) return;
@@ -127,14 +188,17 @@ function profileRows(data: unknown): PaymentMethod[] {
         const title = str(n.title) ?? str(method.nickname) ?? null;
         const subtitle = str(n.subtitle);
         const lastFour = lastFourOf(method.masked_number) ?? lastFourOf(subtitle);
+        const type = str(method.type) ?? null;
         out.push({
           method_id: id,
-          type: str(method.type) ?? null,
+          type,
           label: [title, subtitle].filter(Boolean).join(" ") || null,
           is_default: n.is_default === true,
           is_available_for_checkout: bool(n.is_enabled) ?? null,
           last_four: lastFour,
           sources: ["profile"],
+          brand: brandOf([method.scheme, method.card_brand, method.brand], [n.title, n.subtitle], type),
+          has_digits: lastFour !== null || str(method.masked_number) !== undefined,
         });
       }
       return;
@@ -148,7 +212,7 @@ function profileRows(data: unknown): PaymentMethod[] {
 const isAuthError = (e: unknown) =>
   e instanceof SvcError && (e.code === "SVC_AUTH_REQUIRED" || e.code === "SVC_AUTH_REFRESH_FAILED");
 
-async function profileList(ctx: ServiceContext): Promise<PaymentMethod[]> {
+async function profileList(ctx: ServiceContext): Promise<Row[]> {
   const { user, root } = await fetchUser(ctx);
   const country = countryOf(user, root);
   if (!country) {
@@ -164,7 +228,7 @@ async function profileList(ctx: ServiceContext): Promise<PaymentMethod[]> {
   return profileRows(data);
 }
 
-async function legacyList(ctx: ServiceContext): Promise<PaymentMethod[]> {
+async function legacyList(ctx: ServiceContext): Promise<Row[]> {
   const { data } = await ctx.gw.request({
     host: "user_api",
     method: "GET",
@@ -174,8 +238,15 @@ async function legacyList(ctx: ServiceContext): Promise<PaymentMethod[]> {
   return legacyRows(data);
 }
 
-function mask(m: PaymentMethod): PaymentMethod {
-  return { ...m, label: m.label?.replace(/\d+/g, (d) => "•".repeat(d.length)) ?? null, last_four: null };
+/** The output row; with masking, the label is only the brand or type plus "•••• ••••" for card digits. */
+function output({ brand, has_digits, ...m }: Row, masked: boolean): PaymentMethod {
+  if (!masked) return m;
+  const digits = has_digits || m.last_four !== null;
+  return {
+    ...m,
+    label: [brand, digits ? "•••• ••••" : null].filter(Boolean).join(" ") || null,
+    last_four: null,
+  };
 }
 
 export async function paymentMethods(ctx: ServiceContext, opts: PaymentOptions): Promise<PaymentList> {
@@ -201,7 +272,7 @@ export async function paymentMethods(ctx: ServiceContext, opts: PaymentOptions):
       `the legacy payment list failed (${(legacy.reason as Error).message}); showing the profile list`,
     );
   }
-  const merged = new Map<string, PaymentMethod>();
+  const merged = new Map<string, Row>();
   for (const m of profile.status === "fulfilled" ? profile.value : []) {
     if (!merged.has(m.method_id)) merged.set(m.method_id, m);
   }
@@ -211,11 +282,13 @@ export async function paymentMethods(ctx: ServiceContext, opts: PaymentOptions):
     else if (!hit.sources.includes("legacy")) {
       hit.sources = [...hit.sources, "legacy"];
       hit.last_four ??= m.last_four;
+      hit.has_digits ||= m.has_digits;
     }
   }
   const needle = opts.label?.toLowerCase();
-  let methods = [...merged.values()].filter((m) => !needle || (m.label ?? "").toLowerCase().includes(needle));
-  if (opts.maskSensitive) methods = methods.map(mask);
+  const methods = [...merged.values()]
+    .filter((m) => !needle || (m.label ?? "").toLowerCase().includes(needle))
+    .map((m) => output(m, opts.maskSensitive));
   return {
     methods,
     count: methods.length,

@@ -10,18 +10,11 @@ import type { VenueRef } from "../core/refs.ts";
 import { arr, bool, isObj, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
 import type { ResolvedLocation } from "./location.ts";
 import { resolveVenue, type VenueStatic, venueStatic } from "./venue_lookup.ts";
-import { paginate, type Paging } from "./paging.ts";
+import { type PageInfo, paginate, type Paging } from "./paging.ts";
+import { DETAIL_SECTIONS, type DetailSection, type Weekday, WEEKDAYS } from "./venue_constants.ts";
 
-export const WEEKDAYS = [
-  "monday",
-  "tuesday",
-  "wednesday",
-  "thursday",
-  "friday",
-  "saturday",
-  "sunday",
-] as const;
-export type Weekday = typeof WEEKDAYS[number];
+export { DETAIL_SECTIONS, WEEKDAYS };
+export type { DetailSection, Weekday };
 
 /** A venue ref to its static page. Slugs fail with SVC_NOT_FOUND; ids resolve through the cache or feed. */
 export async function openVenue(
@@ -80,6 +73,7 @@ export interface HoursRow {
   day: Weekday;
   /** Venue-local "HH:MM". */
   open: string;
+  /** Venue-local "HH:MM"; earlier than `open` when the shift runs past midnight into the next day. */
   close: string;
 }
 
@@ -107,14 +101,21 @@ export function hhmm(seconds: number): string {
   return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }
 
+interface TimeEntry {
+  type: "open" | "close";
+  secs: number;
+}
+
 /**
  * `opening_times` (`{monday: [{type:"open", value}, {type:"close", value}, …], …}`) to rows. Split
- * shifts give several rows per day; unpaired or unreadable entries are skipped with a warning.
+ * shifts give several rows per day. A shift past midnight puts its `close` at the start of the next
+ * day's list (Sunday's runs into Monday's): it becomes one row under the opening day whose `close`
+ * is earlier than its `open`. Unpaired or unreadable entries are skipped with a warning.
  */
 export function parseOpeningTimes(raw: unknown, warn: (m: string) => void): ParsedHours {
   const table = obj(raw);
   if (raw !== undefined && raw !== null && !table) warn("opening times have an unknown shape; none shown");
-  const rows: { day: Weekday; open: number; close: number }[] = [];
+  const days = new Map<Weekday, TimeEntry[]>();
   for (const [key, entries] of Object.entries(table ?? {})) {
     const day = key.toLowerCase() as Weekday;
     if (!WEEKDAYS.includes(day)) {
@@ -125,7 +126,8 @@ export function parseOpeningTimes(raw: unknown, warn: (m: string) => void): Pars
       warn(`opening times of ${day} have an unknown shape; skipped`);
       continue;
     }
-    let open: number | undefined;
+    const list = days.get(day) ?? [];
+    days.set(day, list);
     for (const e of arr(entries)) {
       const entry = obj(e);
       const type = str(entry?.type)?.toLowerCase();
@@ -134,18 +136,39 @@ export function parseOpeningTimes(raw: unknown, warn: (m: string) => void): Pars
         warn(`skipped an unreadable opening-time entry on ${day}`);
         continue;
       }
-      if (type === "open") {
-        if (open !== undefined) warn(`skipped an opening time without a closing time on ${day}`);
-        open = secs;
-      } else if (open === undefined) {
-        warn(`skipped a closing time without an opening time on ${day}`);
-      } else {
-        rows.push({ day, open, close: secs });
-        open = undefined;
-      }
+      list.push({ type, secs });
     }
-    if (open !== undefined) warn(`skipped an opening time without a closing time on ${day}`);
   }
+  const entriesOf = (i: number) => days.get(WEEKDAYS[(i + WEEKDAYS.length) % WEEKDAYS.length]) ?? [];
+  // A day's trailing `open` and the next day's leading `close` form an overnight shift when the
+  // close is earlier than the open (a later close would make a shift of more than 24 hours).
+  const overnight = (i: number): number | undefined => {
+    const last = entriesOf(i).at(-1), first = entriesOf(i + 1)[0];
+    return last?.type === "open" && first?.type === "close" && first.secs < last.secs
+      ? first.secs
+      : undefined;
+  };
+  const rows: { day: Weekday; open: number; close: number }[] = [];
+  WEEKDAYS.forEach((day, i) => {
+    const list = entriesOf(i);
+    const carriedIn = overnight(i - 1) !== undefined;
+    let open: number | undefined;
+    list.forEach((e, j) => {
+      if (e.type === "open") {
+        if (open !== undefined) warn(`skipped an opening time without a closing time on ${day}`);
+        open = e.secs;
+      } else if (open !== undefined) {
+        rows.push({ day, open, close: e.secs });
+        open = undefined;
+      } else if (!(j === 0 && carriedIn)) {
+        warn(`skipped a closing time without an opening time on ${day}`);
+      }
+    });
+    if (open === undefined) return;
+    const close = overnight(i);
+    if (close === undefined) warn(`skipped an opening time without a closing time on ${day}`);
+    else rows.push({ day, open, close });
+  });
   rows.sort((a, b) => WEEKDAYS.indexOf(a.day) - WEEKDAYS.indexOf(b.day) || a.open - b.open);
   const withRows = new Set(rows.map((r) => r.day));
   return {
@@ -203,9 +226,6 @@ export async function venueHours(
 
 // ---------------------------------------------------------------------------------------------
 // Venue details
-
-export const DETAIL_SECTIONS = ["hours", "tags", "rating", "fees"] as const;
-export type DetailSection = typeof DETAIL_SECTIONS[number];
 
 export interface FeeRange {
   /** Basket subtotal range [min, max) the fee applies to; max null = unbounded. */
@@ -361,10 +381,12 @@ export function feesOf(
   };
 }
 
-/** Errors that mean "this optional section is unavailable" rather than "the command failed". */
+/**
+ * Errors that mean "this optional section is unavailable" rather than "the command failed". The
+ * dynamic page is auth-optional, so a rejected session (or none at all) only costs the fees section.
+ */
 function degradable(e: unknown): e is SvcError {
-  return e instanceof SvcError && !["SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED", "SVC_INTERRUPTED"]
-    .includes(e.code);
+  return e instanceof SvcError && e.code !== "SVC_INTERRUPTED";
 }
 
 export async function venueDetails(
@@ -376,8 +398,8 @@ export async function venueDetails(
   const page = await openVenue(ctx, ref, location);
   const out = detailsOf(page, include, ctx);
   if (include.includes("fees")) {
-    const loc = await location();
     try {
+      const loc = await location();
       const { data } = await ctx.gw.request({
         host: "consumer_api",
         method: "GET",
@@ -388,7 +410,8 @@ export async function venueDetails(
       out.fees = feesOf(data, out.currency, loc, ctx);
     } catch (e) {
       if (!degradable(e)) throw e;
-      ctx.warn(`fees are unavailable: ${e.message} [${e.code}]`);
+      const how = e.code === "SVC_LOCATION_RESOLVE_ERROR" ? "; pass --address or --lat/--lon for fees" : "";
+      ctx.warn(`fees are unavailable: ${e.message} [${e.code}]${how}`);
       out.fees = null;
     }
   }
@@ -421,9 +444,13 @@ export interface CategoryNode {
   children: CategoryNode[];
 }
 
-/** Parses `categories[]` (recursive `subcategories`); nodes without a slug are skipped with one warning. */
+/**
+ * Parses `categories[]` (recursive `subcategories`). Drift is skipped and counted into one warning
+ * per reason: nodes without a slug, `item_ids` entries that are not non-empty strings, and
+ * `item_ids` that are not a list (the listing is then unknown: null).
+ */
 export function parseCategoryTree(raw: unknown, warn: (m: string) => void): CategoryNode[] {
-  let skipped = 0;
+  let skipped = 0, badIds = 0, badLists = 0;
   const walk = (list: unknown, parent: string | null): CategoryNode[] => {
     const out: CategoryNode[] = [];
     for (const c of arr(list)) {
@@ -433,9 +460,13 @@ export function parseCategoryTree(raw: unknown, warn: (m: string) => void): Cate
         skipped++;
         continue;
       }
-      const ids = Array.isArray(cat.item_ids)
-        ? cat.item_ids.filter((x): x is string => typeof x === "string" && x !== "")
-        : null;
+      let ids: string[] | null = null;
+      if (Array.isArray(cat.item_ids)) {
+        ids = cat.item_ids.filter((x): x is string => typeof x === "string" && x !== "");
+        badIds += cat.item_ids.length - ids.length;
+      } else if (cat.item_ids !== undefined && cat.item_ids !== null) {
+        badLists++;
+      }
       out.push({
         id: str(cat.id) ?? null,
         slug,
@@ -449,6 +480,8 @@ export function parseCategoryTree(raw: unknown, warn: (m: string) => void): Cate
   };
   const tree = walk(raw, null);
   if (skipped) warn(`skipped ${skipped} categor${skipped === 1 ? "y" : "ies"} without a slug`);
+  if (badIds) warn(`skipped category item ids that are not strings (${badIds}×)`);
+  if (badLists) warn(`ignored category item lists of an unknown shape (${badLists}×)`);
   return tree;
 }
 
@@ -463,15 +496,11 @@ export function categoryRow(c: CategoryNode, partial: boolean): CategoryRow {
   return { id: c.id, slug: c.slug, name: c.name, parent: c.parent, item_count: count };
 }
 
-export interface VenueCategories {
+export interface VenueCategories extends PageInfo {
   venue_id: string;
   venue_slug: string;
   venue_name: string | null;
   loading_strategy: string | null;
-  total: number;
-  count: number;
-  offset: number;
-  limit: number | null;
   categories: CategoryRow[];
 }
 
@@ -506,16 +535,13 @@ export async function venueCategories(
   const strategy = str(root.loading_strategy) ?? null;
   const leaves = leafCategories(parseCategoryTree(root.categories, ctx.warn));
   if (!Array.isArray(root.categories)) ctx.warn(`the assortment of "${venue.slug}" lists no categories`);
-  const rows = paginate(leaves, paging).rows.map((c) => categoryRow(c, strategy === "partial"));
+  const { rows, page } = paginate(leaves, paging);
   return {
     venue_id: id.venue_id,
     venue_slug: id.slug,
     venue_name: id.name,
     loading_strategy: strategy,
-    total: leaves.length,
-    count: rows.length,
-    offset: paging.offset,
-    limit: paging.limit ?? null,
-    categories: rows,
+    ...page,
+    categories: rows.map((c) => categoryRow(c, strategy === "partial")),
   };
 }

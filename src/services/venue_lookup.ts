@@ -36,7 +36,8 @@ export async function venueStatic(ctx: ServiceContext, slug: string): Promise<Ve
   if (!payload || !id) {
     throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", `the venue page of "${slug}" carries no venue id`);
   }
-  await ctx.slugCache.put(slug, id, payload);
+  // A drifted page without its `venue` object (name, currency, …) is used once, never cached.
+  if (obj(payload.venue)) await ctx.slugCache.put(slug, id, payload);
   return { id, slug, payload, from_cache: false };
 }
 

@@ -1,0 +1,19 @@
+/**
+ * Small venue constants shared by the venue services and the `venue` CLI. Deliberately free of
+ * imports: the CLI loads it at start-up, before any service module.
+ */
+
+export const WEEKDAYS = [
+  "monday",
+  "tuesday",
+  "wednesday",
+  "thursday",
+  "friday",
+  "saturday",
+  "sunday",
+] as const;
+export type Weekday = typeof WEEKDAYS[number];
+
+/** The optional sections of `venue <venue> --include`. */
+export const DETAIL_SECTIONS = ["hours", "tags", "rating", "fees"] as const;
+export type DetailSection = typeof DETAIL_SECTIONS[number];
