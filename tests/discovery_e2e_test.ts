@@ -88,11 +88,13 @@ Deno.test("feed: sections with kind, one upstream call, query filter, empty sect
     // Table: per-section cap of 6 rows by default, brands as one line.
     const table = await t.run(["feed", ...AT]);
     const allBlock = table.stdout.trimEnd().split("\n\n").find((b) => b.startsWith("All venues near you"))!;
-    assert.equal(allBlock.split("\n").length, 1 + 1 + 6 + 1, "title, header, 6 rows (default), more-line");
+    assert.match(table.stdout, /\nNear 60\.1699, 24\.9384 \(--lat\/--lon\)\n$/, "the location is named");
+    const rowsOf = (block: string) => block.split("\n").filter((l) => !l.startsWith("Near "));
+    assert.equal(rowsOf(allBlock).length, 1 + 1 + 6 + 1, "title, header, 6 rows (default), more-line");
     assert.match(allBlock, /… \d+ more/);
     const perTwo = await t.run(["feed", ...AT, "--per-section", "2"]);
     const block2 = perTwo.stdout.trimEnd().split("\n\n").find((b) => b.startsWith("All venues near you"))!;
-    assert.equal(block2.split("\n").length, 1 + 1 + 2 + 1, "title, header, 2 rows, more-line");
+    assert.equal(rowsOf(block2).length, 1 + 1 + 2 + 1, "title, header, 2 rows, more-line");
     assert.match(table.stdout, /^Popular brands: \S.* · /m);
 
     // --query across name/tagline/top offer/slug and brand names; --section-limit.

@@ -328,7 +328,7 @@ Deno.test("venue menu (full assortment): items, availability, money, notices, op
     );
     assert.match(
       table.stdout,
-      /Carbonara\s+653000000000000000000d03\s+Pasta shape\s+optional 0\.\.1\s+655000000000000000000f08\s+Spaghetti\s+-/,
+      /Carbonara\s+653000000000000000000d03\s+Pasta shape\s+optional 0\.\.1\s+655000000000000000000f08\s+Spaghetti\s+price unknown \(cannot be added\)/,
     );
 
     // Drifted search rows: a long name, a missing id, a string balance, a null price, unknown fields.

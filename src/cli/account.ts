@@ -426,13 +426,14 @@ export function registerAccount(program: Command): void {
   leaf(orders, "show <purchase-id>", "one order with totals", { auth: true }).action(action(runOrderShow));
   addressCommands(profile);
   addPaymentFlags(leaf(profile, "payments", "payment methods", { auth: true })).action(action(runPayments));
-  const favorites = leaf(profile, "favorites", "favorite venues", {
+  const favorites = addPaging(leaf(profile, "favorites", "favorite venues", {
     auth: true,
     location: true,
     aliases: ["favourites"],
-  })
+  }))
     .action(action(runFavorites));
-  leaf(favorites, "list", "favorite venues", { auth: true, location: true }).action(action(runFavorites));
+  addPaging(leaf(favorites, "list", "favorite venues", { auth: true, location: true }))
+    .action(action(runFavorites));
   leaf(favorites, "add <venue>", "add a favorite (venue id, slug or URL)", { auth: true, location: true })
     .action(action(runFavoriteSet(true)));
   leaf(favorites, "remove <venue>", "remove a favorite (venue id, slug or URL)", {
@@ -445,11 +446,23 @@ export function registerAccount(program: Command): void {
   const account = leaf(program, "account", "profile summary and account data", { auth: true })
     .addOption(new Option("--include <parts>", "extra sections: personal,settings"))
     .action(action(runProfileShow));
-  addOrdersFlags(leaf(account, "orders", "order history", { auth: true })).action(action(runOrders));
+  const accOrders = addOrdersFlags(leaf(account, "orders", "order history", { auth: true }))
+    .action(action(runOrders));
+  addOrdersFlags(
+    leaf(accOrders, "list", "order history (same as `account orders`)", { auth: true, hidden: true }),
+  )
+    .action(action(runOrders));
+  leaf(accOrders, "show <purchase-id>", "one order with totals (same as `account order`)", {
+    auth: true,
+    hidden: true,
+  })
+    .action(action(runOrderShow));
   leaf(account, "order <purchase-id>", "one order with totals", { auth: true }).action(action(runOrderShow));
   addressCommands(account);
   addPaymentFlags(leaf(account, "payments", "payment methods", { auth: true })).action(action(runPayments));
-  const accFav = addPaging(leaf(account, "favorites", "favorite venues", { auth: true, location: true }))
+  const accFav = addPaging(
+    leaf(account, "favorites", "favorite venues", { auth: true, location: true, aliases: ["favourites"] }),
+  )
     .action(action(runFavorites));
   addPaging(leaf(accFav, "list", "favorite venues", { auth: true, location: true, hidden: true }))
     .action(action(runFavorites));

@@ -82,7 +82,11 @@ function addLoginFlags(cmd: Command): Command {
 export function registerAuth(program: Command): void {
   const statusHelp = "show whether the profile is signed in (GET /v1/user/me)";
   addLoginFlags(
-    leaf(program, "login", "sign in: save tokens or cookies to the profile (browser flow without flags)"),
+    leaf(
+      program,
+      "login",
+      "sign in: save tokens or cookies to the profile (the browser flow without flags is not implemented yet)",
+    ),
   )
     .action(action(runLogin));
   leaf(program, "logout", "clear the profile's credentials and the slug cache (no upstream call)")

@@ -7,6 +7,7 @@ import {
   type FeedResult,
   ITEM_SEARCH_CAP,
   type ItemSearchResult,
+  type LocationInfo,
   searchItems,
   SORT_KEYS,
   top,
@@ -25,9 +26,16 @@ const VENUE_TYPES = ["restaurant", "grocery", "pharmacy", "retail"] as const;
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 
+/** Terminal width under which the auto Highlights column is left out (the 8 default columns stay). */
+const AUTO_HIGHLIGHTS_MIN_WIDTH = 160;
+
 /** The 8 default venue columns, plus Highlights by the auto rule. */
 export function venueTable(rows: VenueRow[], highlights: boolean | "auto", ui: Ui, title?: string): string {
-  const show = highlights === "auto" ? rows.some((r) => r.menu_highlights.length > 0) : highlights;
+  let show = highlights === "auto" ? rows.some((r) => r.menu_highlights.length > 0) : highlights;
+  const width = ui.table.terminalWidth();
+  if (show && highlights === "auto" && width !== undefined && width < AUTO_HIGHLIGHTS_MIN_WIDTH) {
+    show = false; // auto mode: the optional column gives way on a narrow terminal (force it with the flag)
+  }
   const t = ui.table.truncate;
   const headers = ["Venue", "Slug", "Tagline", "Top offer", "Rating", "Delivery", "Fee", "Plus"];
   if (show) headers.push("Highlights");
@@ -52,6 +60,19 @@ export function venueTable(rows: VenueRow[], highlights: boolean | "auto", ui: U
 
 function pageFooter(d: { count: number; total: number; next_offset: number | null }): string {
   return d.next_offset === null ? "" : `\n${d.count} of ${d.total} shown; next: --offset ${d.next_offset}`;
+}
+
+const SOURCES: Record<string, string> = {
+  coordinates: "--lat/--lon",
+  address: "--address",
+  selected_address: "selected address",
+  profile_location: "profile location",
+  account_default: "account default address",
+};
+
+/** Which location a result is for (people should not have to guess). */
+export function locationLine(l: LocationInfo): string {
+  return `\nNear ${l.label ?? `${l.lat.toFixed(4)}, ${l.lon.toFixed(4)}`} (${SOURCES[l.source] ?? l.source})`;
 }
 
 async function runFeed(rt: Runtime): Promise<void> {
@@ -87,7 +108,7 @@ async function runFeed(rt: Runtime): Promise<void> {
       const shown = s.venues!.slice(0, perSection);
       const more = s.count > shown.length ? `\n… ${s.count - shown.length} more (see --format json)` : "";
       return venueTable(shown, highlights, ui, `${s.title} (${s.count})`) + more;
-    }).join("\n\n");
+    }).join("\n\n") + locationLine(d.location);
   });
 }
 
@@ -108,7 +129,10 @@ async function runTop(rt: Runtime, n?: string): Promise<void> {
     woltPlus: o.woltPlus === true,
     paging,
   });
-  await rt.emit(data, (d, ui) => venueTable(d.venues, highlights, ui) + pageFooter(d));
+  await rt.emit(
+    data,
+    (d, ui) => venueTable(d.venues, highlights, ui) + pageFooter(d) + locationLine(d.location),
+  );
 }
 
 async function runVenues(rt: Runtime): Promise<void> {
@@ -139,7 +163,10 @@ async function runVenues(rt: Runtime): Promise<void> {
   const highlights = parseShowHighlights(o.showHighlights);
   const ctx = await rt.services();
   const data = await venues(ctx, await rt.resolveLocation(ctx), opts);
-  await rt.emit(data, (d, ui) => venueTable(d.venues, highlights, ui) + pageFooter(d));
+  await rt.emit(
+    data,
+    (d, ui) => venueTable(d.venues, highlights, ui) + pageFooter(d) + locationLine(d.location),
+  );
 }
 
 async function runCategories(rt: Runtime): Promise<void> {
@@ -194,7 +221,7 @@ async function runItems(rt: Runtime): Promise<void> {
     limit,
     availableOnly: o.availableOnly === true,
   });
-  await rt.emit(data, itemsTable);
+  await rt.emit(data, (d, ui) => itemsTable(d, ui) + locationLine(d.location));
 }
 
 export function registerDiscovery(program: Command): void {

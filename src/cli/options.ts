@@ -22,6 +22,7 @@ export type { LocationOverride } from "../services/location.ts";
 export function addGlobalFlags(cmd: Command): Command {
   return cmd
     .addOption(new Option("--format <format>", "output format: table|json|yaml (default: table)"))
+    .addOption(new Option("--json", "same as --format json"))
     .addOption(new Option("--locale <bcp-47>", "locale for upstream content (default: en-FI)"))
     .addOption(new Option("--no-color", "disable colors (also NO_COLOR=1)"))
     .addOption(new Option("--verbose", "print the upstream request trace on stderr and detailed errors"))
@@ -83,6 +84,7 @@ function usage(message: string): SvcError {
 export function sniffFormat(argv: string[]): Format {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
+    if (a === "--json") return "json";
     const v = a.startsWith("--format=") ? a.slice(9) : a === "--format" ? argv[i + 1] : undefined;
     const f = v?.toLowerCase();
     if (f === "json" || f === "yaml" || f === "table") return f;
@@ -91,7 +93,10 @@ export function sniffFormat(argv: string[]): Format {
 }
 
 export function parseGlobals(opts: Record<string, unknown>): GlobalOptions {
-  const rawFormat = String(opts.format ?? "table").toLowerCase();
+  if (opts.json === true && opts.format !== undefined && String(opts.format).toLowerCase() !== "json") {
+    throw usage(`--json cannot be combined with --format ${opts.format}`);
+  }
+  const rawFormat = String(opts.format ?? (opts.json === true ? "json" : "table")).toLowerCase();
   if (!["table", "json", "yaml"].includes(rawFormat)) {
     throw usage(`unsupported --format "${opts.format}": use table, json or yaml`);
   }

@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { SvcError, toSvcError } from "../core/errors.ts";
 import { type Paths, resolvePaths, sandboxPaths } from "../config/paths.ts";
-import { type ConfigFile, type Profile, readConfig, snapshotOf } from "../config/store.ts";
+import { type ConfigFile, DEFAULT_PROFILE, type Profile, readConfig, snapshotOf } from "../config/store.ts";
 import { type CredentialFlags, resolveCredentials, Session } from "../auth/session.ts";
 import { Gateway } from "../gateway/client.ts";
 import { type Hosts, hostsFromEnv } from "../gateway/hosts.ts";
@@ -84,7 +84,14 @@ export class Runtime {
 
   /** The selected profile as read once per run (later writes go through updateConfig). */
   profile(): Promise<Profile | undefined> {
-    this.profileRead ??= this.readConfig().then((cfg) => cfg.profiles[this.globals.profile]);
+    this.profileRead ??= this.readConfig().then((cfg) => {
+      const name = this.globals.profile;
+      if (!cfg.profiles[name] && name !== DEFAULT_PROFILE) {
+        const known = Object.keys(cfg.profiles);
+        this.warn(`profile "${name}" does not exist${known.length ? ` (known: ${known.join(", ")})` : ""}`);
+      }
+      return cfg.profiles[name];
+    });
     return this.profileRead;
   }
 

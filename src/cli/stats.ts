@@ -5,7 +5,9 @@ import { action, notImplemented } from "./runtime.ts";
 import { leaf } from "./tree.ts";
 
 export function registerStats(program: Command): void {
-  leaf(program, "stats", "sync order history and open the local stats dashboard", { auth: true })
+  leaf(program, "stats", "sync order history and open the local stats dashboard (not implemented yet)", {
+    auth: true,
+  })
     .addOption(new Option("--resync", "rescan the whole order history"))
     .addOption(new Option("--no-sync", "skip the history sync"))
     .addOption(new Option("--no-open", "do not open a browser"))

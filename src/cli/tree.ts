@@ -49,7 +49,6 @@ export function addShowHighlights(cmd: Command): Command {
     new Option(
       "--show-highlights [bool]",
       "Highlights column: auto (default), bare flag forces it, =false hides it",
-    )
-      .preset("true"),
+    ),
   );
 }

@@ -307,7 +307,9 @@ function optionsTable(
     for (const g of i.options ?? []) {
       const head = [table.truncate(i.name, ITEM_NAME_MAX), g.id, g.name, rule(g)];
       if (!g.values.length) rows.push([...head, null, null, null]);
-      for (const v of g.values) rows.push([...head, v.id, v.name, v.price ? amount(v.price) : "-"]);
+      for (const v of g.values) {
+        rows.push([...head, v.id, v.name, v.price ? amount(v.price) : "price unknown (cannot be added)"]);
+      }
     }
   }
   if (!rows.length) return null;

@@ -34,6 +34,8 @@ export interface BasketLine {
   price: number | null;
   options: OptionLine[];
   substitution_allowed: boolean | null;
+  /** The line total as money (reads only; not sent upstream). */
+  line_total?: Money | null;
 }
 
 export interface BasketVenue {
@@ -125,7 +127,8 @@ export function parseBasket(raw: unknown, locale?: string): Basket | undefined {
   const problems: string[] = [];
   if (!venue.id || !isObjectId(venue.id)) problems.push("the basket has no venue id");
   if (!Array.isArray(b.items)) problems.push("the basket has no item list");
-  const lines = arr(b.items).map((l, n) => parseLine(l, n, problems)).filter((l): l is BasketLine => !!l);
+  const lines = arr(b.items).map((l, n) => parseLine(l, n, problems)).filter((l): l is BasketLine => !!l)
+    .map((l) => ({ ...l, line_total: l.price === null ? null : money(l.price, venue.currency, locale) }));
   const minor = num(obj(b.telemetry)?.basket_total);
   const formatted = str(b.total) ?? null;
   return {

@@ -6,7 +6,7 @@
 
 import { SvcError } from "../core/errors.ts";
 import type { ItemRef, VenueRef } from "../core/refs.ts";
-import { formatMinor, type Money } from "../core/money.ts";
+import { formatMinor, type Money, money } from "../core/money.ts";
 import { arr, language, num, obj, type ServiceContext, str } from "./context.ts";
 import type { ResolvedLocation } from "./location.ts";
 import type { VenueStatic } from "./venue_lookup.ts";
@@ -48,7 +48,7 @@ export interface AddResult {
   venue_id: string;
   mutation: "add";
   line_id: string;
-  item: { id: string; name: string; unit_price: number; count: number; options: OptionLine[] };
+  item: { id: string; name: string; unit_price: Money; count: number; options: OptionLine[] };
   total_items: number | null;
   total: Money | null;
 }
@@ -370,6 +370,7 @@ export function buildOptions(
   for (const g of groups) {
     const n = (picked.get(g.id)?.values ?? []).reduce((s, v) => s + v.count, 0);
     if (n < g.min) {
+      const example = g.values.find((v) => g.default_value_ids.includes(v.id)) ?? g.values[0];
       throw new SvcError(
         "SVC_OPTION_INVALID",
         `option "${g.name ?? g.id}" needs at least ${g.min} selection(s); values: ${
@@ -378,6 +379,7 @@ export function buildOptions(
           )
             .join(", ")
         }`,
+        example ? { hint: `for example: --option '${g.name ?? g.id}=${example.name ?? example.id}'` } : {},
       );
     }
     if (g.max !== null && n > g.max) {
@@ -483,7 +485,7 @@ export async function addToCart(
       venue_id: venue.id,
       mutation: "add",
       line_id: itemId,
-      item: { id: itemId, name, unit_price: unit, count: req.count, options },
+      item: { id: itemId, name, unit_price: money(unit, currency, ctx.locale), count: req.count, options },
       ...totals,
     };
   });

@@ -316,6 +316,9 @@ export async function venues(
     (opts.maxDeliveryFee === undefined ||
       (r.delivery_fee !== null && r.delivery_fee.amount <= opts.maxDeliveryFee))
   );
+  if (category && !flattenVenues(page.sections).some((r) => r.tags.some((t) => slugOf(t) === category))) {
+    ctx.warn(`no venue near you has category "${opts.category}"; see \`svc venues categories\``);
+  }
   const enrich = opts.enrich || opts.promotionsOnly === true;
   if (enrich) await enrichRows(ctx, loc, rows);
   if (opts.promotionsOnly) rows = rows.filter((r) => r.promotions.length > 0);
