@@ -183,3 +183,22 @@ Deno.test("a bad SVC_*_URL is a config error, not a stack trace or SVC_INTERNAL"
     assert.match(r.json().error?.message ?? "", /SVC_USER_API_URL/);
   });
 });
+
+Deno.test("usage help: a mistyped subcommand is named, hints point at the command's own help, own flags first", async () => {
+  await withEnv(async (t) => {
+    const r = await t.run(["cart", "ad", "kallio-burger", "x", "--format", "json"]);
+    assert.equal(r.code, 2);
+    assert.match(r.json().error?.message ?? "", /did you mean `add`\?/);
+    assert.equal(r.json().error?.details?.hint, "see `svc cart --help`");
+    const missing = await t.run(["venue", "menu", "--format", "json"]);
+    assert.equal(missing.json().error?.details?.hint, "see `svc venue menu --help`");
+    const help = await t.run(["cart", "add", "--help"]);
+    const flags = [...help.stdout.matchAll(/^ {2}(--[\w-]+)/gm)].map((m) => m[1]);
+    assert.equal(flags[0], "--count", "the command's own options come first");
+    assert.ok(flags.indexOf("--address") > flags.indexOf("--cheapest"));
+    assert.ok(flags.indexOf("--format") > flags.indexOf("--cookie"), "global flags come last");
+    const json = await t.run(["status", "--json"]);
+    assert.equal(json.json<{ authenticated: boolean }>().data.authenticated, false);
+    assert.equal((await t.run(["status", "--json", "--format", "yaml"])).code, 2);
+  });
+});

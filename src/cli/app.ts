@@ -1,6 +1,6 @@
 /** Builds the command tree (both layouts) and runs it with usage errors mapped to the envelope. */
 
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, type Option } from "commander";
 import { SvcError } from "../core/errors.ts";
 import { VERSION } from "../version.ts";
 import { registerAccount } from "./account.ts";
@@ -30,6 +30,7 @@ export function buildProgram(): Command {
   registerCart(program);
   registerStats(program);
   registerSandbox(program);
+  orderOptions(program);
   program.addHelpText(
     "after",
     `
@@ -44,6 +45,55 @@ Common flows:
 Exit codes: 0 ok, 1 error, 2 usage error, 4 auth required, 130 interrupted.`,
   );
   return program;
+}
+
+const GLOBAL_FLAGS = ["--format", "--json", "--locale", "--no-color", "--verbose", "--profile", "--sandbox"];
+const SHARED_FLAGS = ["--address", "--lat", "--lon", "--wtoken", "--wrtoken", "--cookie"];
+
+/** Help lists a command's own options first, then location/auth flags, then the global ones. */
+function orderOptions(cmd: Command): void {
+  const rank = (long = "") => GLOBAL_FLAGS.includes(long) ? 2 : SHARED_FLAGS.includes(long) ? 1 : 0;
+  const sorted = cmd.options.map((o, i) => ({ o, i })).sort((a, b) =>
+    rank(a.o.long) - rank(b.o.long) || a.i - b.i
+  );
+  (cmd.options as Option[]).splice(0, cmd.options.length, ...sorted.map((x) => x.o));
+  for (const sub of cmd.commands) orderOptions(sub);
+}
+
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** The deepest command named by the words of argv, and the first word that is not a subcommand. */
+function reached(program: Command, argv: string[]): { cmd: Command; path: string[]; rest?: string } {
+  let cmd = program;
+  const path: string[] = [];
+  for (const word of argv) {
+    if (word.startsWith("-")) continue;
+    const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) return { cmd, path, rest: word };
+    cmd = next;
+    path.push(next.name());
+  }
+  return { cmd, path };
+}
+
+/** For "too many arguments" (e.g. `svc cart ad …`): the subcommand that was probably meant. */
+function subcommandSuggestion(program: Command, argv: string[]): string | undefined {
+  const { cmd, rest: word } = reached(program, argv);
+  if (word === undefined || !cmd.commands.length) return undefined;
+  const names = cmd.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+  const best = names.map((n) => ({ n, d: distance(word, n) })).sort((a, b) => a.d - b.d)[0];
+  return best && best.d <= Math.max(2, Math.floor(word.length / 3))
+    ? `did you mean \`${best.n}\`?`
+    : undefined;
 }
 
 /** Applies exitOverride and captured output to every command, so usage errors become SVC_USAGE. */
@@ -75,15 +125,22 @@ export async function run(argv: string[]): Promise<number> {
         console.error(errors.join("").trimEnd());
         return 2;
       }
-      const message = e.message.replace(/^error:\s*/i, "").trim();
-      await renderError(new SvcError("SVC_USAGE", message, { hint: "see `svc --help`" }), {
-        format: sniffFormat(argv),
-        verbose: argv.includes("--verbose"),
-        profile: "default",
-        locale: "en-FI",
-        warnings: [],
-        color: !argv.includes("--no-color"),
-      });
+      const suggestion = e.code === "commander.excessArguments"
+        ? subcommandSuggestion(program, argv)
+        : undefined;
+      const message = e.message.replace(/^error:\s*/i, "").trim() + (suggestion ? ` (${suggestion})` : "");
+      const path = reached(program, argv).path;
+      await renderError(
+        new SvcError("SVC_USAGE", message, { hint: `see \`svc ${[...path, "--help"].join(" ")}\`` }),
+        {
+          format: sniffFormat(argv),
+          verbose: argv.includes("--verbose"),
+          profile: "default",
+          locale: "en-FI",
+          warnings: [],
+          color: !argv.includes("--no-color"),
+        },
+      );
       return 2;
     }
     throw e;
