@@ -1432,6 +1432,138 @@ Deno.test("payments --mask-sensitive drops nicknames and holder names, keeping b
     }
     assert.ok(masked.json<Payments>().data.methods.every((m) => m.last_four === null));
     assert.match(table.stdout, /67a000000000000000000001\s+card\s+Visa •••• ••••\s+yes/);
-    assert.deepEqual(labels(filtered), [[VISA, "Visa •••• ••••"]], "--label matches before masking");
+    assert.deepEqual(labels(filtered), [], "--label matches the masked label, so a nickname matches nothing");
+  });
+});
+
+Deno.test("payments --mask-sensitive --label filters on the masked label, so digits reveal nothing", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    const VISA = "67a000000000000000000001";
+    const [digits, plainDigits, brand, bullets, digitsTable] = await runAll(t, [
+      ["profile", "payments", "--mask-sensitive", "--label", "4242", ...J],
+      ["profile", "payments", "--label", "4242", ...J],
+      ["account", "payments", "--mask-sensitive", "--label", "VISA", ...J],
+      ["profile", "payments", "--mask-sensitive", "--label", "••••", ...J],
+      ["account", "payments", "--mask-sensitive", "--label", "4242"],
+    ]);
+    for (const r of [digits, plainDigits, brand, bullets, digitsTable]) assert.equal(r.code, 0, r.stderr);
+    const ids = (r: RunResult) => r.json<Payments>().data.methods.map((m) => m.method_id);
+    // The digits filter must not single out the card whose last four they are.
+    assert.deepEqual(digits.json<Payments>().data.methods, []);
+    assert.equal(digits.json<Payments>().data.count, 0);
+    assert.equal(digits.json<any>().data.masked, true);
+    // Without masking the same filter matches the card, as before.
+    assert.deepEqual(ids(plainDigits), [VISA]);
+    // Masked labels still filter on what they show.
+    assert.deepEqual(ids(brand), [VISA]);
+    assert.deepEqual(brand.json<Payments>().data.methods[0].label, "Visa •••• ••••");
+    const masked = bullets.json<Payments>().data.methods;
+    assert.ok(masked.length >= 2 && masked.every((m) => m.label!.includes("•••• ••••")), bullets.stdout);
+    assert.ok(masked.some((m) => m.method_id === VISA));
+    for (const r of [brand, bullets]) assert.ok(!/4242|5454/.test(r.stdout), r.stdout);
+    assert.ok(!digitsTable.stdout.includes(VISA), "the table does not list the matching card either");
+  });
+});
+
+Deno.test("addresses update: an old value svc cannot send back fails before any write; the flag proceeds", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    const POST = "POST user_api /v2/delivery/info";
+    const point = (lon: number, lat: number) => ({ type: "Point", coordinates: [lon, lat] });
+    const row = (id: string, label: unknown, type: unknown, fields: Record<string, unknown>) => ({
+      id,
+      alias: "Home",
+      label_type: label,
+      location: {
+        address: "Kotikatu 5",
+        city: "Helsinki",
+        country: "FIN",
+        postcode: "00100",
+        location_type: type,
+        address_form_fields: fields,
+        user_coordinates: point(24.9384, 60.1699),
+        google_place_coordinates: point(24.9384, 60.1699),
+      },
+    });
+    const serve = (...rows: unknown[]) =>
+      t.sandbox.setFaults([{
+        host: "user_api",
+        method: "GET",
+        path: "/v2/delivery/info",
+        status: 200,
+        body: { results: rows },
+      }]);
+    // Populate the local copy, so that "nothing written" is a real check.
+    assert.equal((await t.run(["profile", "addresses", ...J])).code, 0);
+    const base = ["--address", "Kotikatu 5", "--lat", "60.1699", "--lon", "24.9384"];
+    const upd = (id: string, ...flags: string[]) =>
+      t.run(["profile", "addresses", "update", id, ...base, ...flags, ...J]);
+
+    // Everything wrong at once: each field is named with its flag, and nothing is posted or written.
+    serve(row(HOME, "school", "castle", { entrance: "A", floor: 3, lift: true, gate: { code: "12" } }));
+    const before = await Deno.readTextFile(t.configPath);
+    const failing: Array<[string[], string[]]> = [
+      [[], ["location_type", "label_type", "details"]],
+      [["--label", "home"], ["location_type", "details"]],
+      [["--type", "house"], ["label_type", "details"]],
+      [["--label", "home", "--type", "house"], ["details"]],
+      [["--detail", "entrance=A"], ["location_type", "label_type"]],
+    ];
+    for (const [flags, fields] of failing) {
+      t.sandbox.clearLog();
+      const r = await upd(HOME, ...flags);
+      assertError(r, "SVC_INVALID_ARGUMENT", 2, flags.join(" ") || "no flags");
+      const err = r.json().error as any;
+      assert.deepEqual(err.details?.fields, fields, r.stdout);
+      const msg: string = err.message;
+      assert.equal(/location_type "castle".*--type/.test(msg), fields.includes("location_type"), msg);
+      assert.equal(/label_type "school".*--label/.test(msg), fields.includes("label_type"), msg);
+      assert.equal(
+        /lift=true.*gate=\{"code":"12"\}.*--detail key=value/.test(msg),
+        fields.includes("details"),
+        msg,
+      );
+      assert.deepEqual(calls(t.log()), [INFO], "only the list read: no POST");
+      assert.equal(await Deno.readTextFile(t.configPath), before, "the config is unchanged");
+    }
+
+    // With all three flags the update goes ahead, with the given values and the old alias.
+    t.sandbox.clearLog();
+    const ok = await upd(HOME, "--label", "home", "--type", "house", "--detail", "entrance=A");
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    assert.deepEqual(calls(t.log()), [INFO, ME, POST]);
+    const body = t.log()[2].body as any;
+    assert.deepEqual(
+      [body.label_type, body.alias, body.location.location_type, body.location.address_form_fields],
+      ["home", "Home", "house", { entrance: "A" }],
+    );
+    assert.deepEqual(ok.json().warnings, []);
+    assert.notEqual(await Deno.readTextFile(t.configPath), before, "the local copy is updated");
+
+    // One bad field: only its flag is needed; the rest is kept (a numeric detail as text, empty ones skipped).
+    serve(row(WORK, "Work", "bunker", { floor: 7, door: "", note: null }));
+    t.sandbox.clearLog();
+    const typeOnly = await upd(WORK);
+    assertError(typeOnly, "SVC_INVALID_ARGUMENT", 2, "unknown old type");
+    assert.deepEqual((typeOnly.json().error as any).details?.fields, ["location_type"]);
+    assert.deepEqual(calls(t.log()), [INFO]);
+    t.sandbox.clearLog();
+    const fixed = await upd(WORK, "--type", "office");
+    assert.equal(fixed.code, 0, fixed.stdout + fixed.stderr);
+    assert.deepEqual(calls(t.log()), [INFO, ME, POST]);
+    const b2 = t.log()[2].body as any;
+    assert.deepEqual(
+      [b2.label_type, b2.alias, b2.location.location_type, b2.location.address_form_fields],
+      ["work", "Home", "office", { floor: "7" }],
+    );
+
+    // A label that is not text is named too.
+    serve(row(WORK, 2, "office", {}));
+    t.sandbox.clearLog();
+    const numeric = await upd(WORK);
+    assertError(numeric, "SVC_INVALID_ARGUMENT", 2, "numeric old label");
+    assert.match(numeric.json().error!.message, /label_type 2 is not one svc can send; pass --label/);
+    assert.deepEqual(calls(t.log()), [INFO]);
   });
 });

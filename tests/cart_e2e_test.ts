@@ -688,6 +688,9 @@ Deno.test("cart UX guards: two lines of one item, --venue-id by slug, idempotent
     assert.equal(r.code, 0, r.stdout);
     assert.equal(r.json<{ cleared_baskets: number }>().data.cleared_baskets, 0);
     assert.ok(r.json().warnings.some((w) => w.includes("already empty")));
+    // A --venue-id that names no basket is an error, so scripts can tell a typo from "nothing to do".
+    r = await t.run(["cart", "clear", "--venue-id", "kallio-burger", ...AT, "--format", "json"]);
+    assert.equal(r.json().error?.code, "SVC_EMPTY_CART");
 
     // Expectations that do not match the current item add nothing.
     t.sandbox.clearLog();
@@ -697,23 +700,22 @@ Deno.test("cart UX guards: two lines of one item, --venue-id by slug, idempotent
     r = await add(t, [PP, TIRAMISU, "--name", "Panna cotta"]);
     assert.equal(r.json().error?.code, "SVC_ITEM_CHANGED");
     assert.equal((await add(t, [PP, TIRAMISU, "--price", "690", "--name", "tiramisu"])).code, 0);
-    // A zero-price menu notice is refused before any write.
+    // A zero-price menu notice is not one of rule 3's blocks: upstream decides, and its reason is shown.
     r = await add(t, [PP, "651000000000000000000b0f"]);
-    assert.equal(r.json().error?.code, "SVC_ITEM_UNAVAILABLE");
-    assert.match(r.json().error?.message ?? "", /notice/);
-    assert.equal(posts(t.log()).length, 1, "only the matching add wrote");
+    assert.equal(r.json().error?.code, "SVC_UPSTREAM_ERROR");
+    assert.match(r.json().error?.message ?? "", /not_for_sale/);
+    assert.ok(!(await basket(t)).basket!.lines.some((l) => l.id === "651000000000000000000b0f"));
 
-    // Flag syntax: option counts, one value per --option, minor units.
-    for (
-      const [flag, msg] of [["Size=Large:x", /count after ":"/], [
-        "Size=Large,Regular",
-        /repeat the flag/,
-      ]] as const
-    ) {
-      r = await add(t, [PP, CARBONARA, "--option", flag]);
-      assert.equal(r.code, 2, flag);
-      assert.match(r.json().error?.message ?? "", msg);
-    }
+    // Flag syntax: a numeric tail is a count; anything else is part of the value name.
+    r = await add(t, [PP, CARBONARA, "--option", "Size=Large:0"]);
+    assert.equal(r.code, 2);
+    assert.match(r.json().error?.message ?? "", /count after ":"/);
+    r = await add(t, [PP, CARBONARA, "--option", "Size=Large:x"]);
+    assert.equal(r.json().error?.code, "SVC_OPTION_INVALID");
+    assert.match(r.json().error?.message ?? "", /unknown value "Large:x"/);
+    r = await add(t, [PP, CARBONARA, "--option", "Size=Large,Regular"]);
+    assert.equal(r.json().error?.code, "SVC_OPTION_INVALID");
+    assert.match(r.json().error?.message ?? "", /repeat the flag/);
     r = await t.run(["checkout", ...AT, "--tip", "2.50", "--format", "json"]);
     assert.equal(r.code, 2);
     assert.match(r.json().error?.message ?? "", /minor units/);

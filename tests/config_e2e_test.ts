@@ -155,7 +155,12 @@ Deno.test("--sandbox uses its own profile and state and never touches the real p
     assert.equal(after.json<{ authenticated: boolean }>().data.authenticated, false);
     const signedOut = await t.run(["--sandbox", "cart", "count", "--format", "json"]);
     assert.equal(signedOut.code, 4);
-    assert.match(String(signedOut.json().error?.details?.hint), /svc sandbox reset/);
+    assert.match(String(signedOut.json().error?.details?.hint), /svc sandbox login/);
+    const relogin = await t.run(["sandbox", "login", "--format", "json"]);
+    assert.equal(relogin.code, 0, relogin.stdout);
+    const back = await t.run(["--sandbox", "status", "--format", "json"]);
+    assert.equal(back.json<{ authenticated: boolean }>().data.authenticated, true);
+    await assert.rejects(Deno.stat(t.configPath), "the real config is still untouched");
     await assert.rejects(Deno.stat(t.configPath));
     const reset = await t.run(["sandbox", "reset", "--format", "json"]);
     assert.equal(reset.code, 0);
@@ -178,19 +183,21 @@ Deno.test("sandbox serve prints the SVC_*_URL exports of a live simulator and st
     );
     assert.deepEqual(Object.keys(exports).sort(), [
       "SVC_AUTH_URL",
+      "SVC_CONFIG_PATH",
       "SVC_CONSUMER_API_URL",
       "SVC_PAYMENT_URL",
       "SVC_RELEASE_API_URL",
       "SVC_USER_API_URL",
     ]);
     assert.match(exports.SVC_USER_API_URL, /^http:\/\/127\.0\.0\.1:\d+\/user-api$/);
-    // The printed URLs serve a working marketplace: an svc pointed at them can sign in.
-    const tokens = await (await fetch(new URL("/__sim/tokens", exports.SVC_AUTH_URL), {
-      method: "POST",
-      body: "{}",
-    })).json();
-    const r = await t.run(["status", "--wtoken", tokens.access_token, "--format", "json"], exports);
-    assert.equal(r.json<{ authenticated: boolean }>().data.authenticated, true);
+    assert.ok(exports.SVC_CONFIG_PATH.includes("/sandbox/"), "a private sandbox config, not the real one");
+    assert.ok(!/eyJ/.test(text), "no token printed");
+    // A shell following the exports is signed in as the demo user and never touches the real profile.
+    await t.writeConfig({ version: 1, profiles: { default: { wtoken: "REAL-TOKEN-0123456789abcdef" } } });
+    const before = await Deno.readTextFile(t.configPath);
+    const r = await t.run(["status", "--format", "json"], exports);
+    assert.equal(r.json<{ authenticated: boolean }>().data.authenticated, true, r.stdout);
+    assert.equal(await Deno.readTextFile(t.configPath), before);
     child.kill("SIGTERM");
     await reader.cancel();
     const status = await child.status;

@@ -89,3 +89,24 @@ Deno.test("a failing token refresh (a mutation) is never retried", async () => {
     assert.deepEqual(calls(t.log()), ["POST auth /v1/wauth2/access_token"]);
   });
 });
+
+Deno.test("upstream error messages are shown, but never a token they carry", async () => {
+  await withEnv(async (t) => {
+    const s = await t.sandbox.mintSession();
+    t.sandbox.setFaults([{
+      path: "/v1/user/me",
+      status: 400,
+      body: {
+        msg: `session sbxr_SECRETREFRESH1234 rejected; Bearer opaqueAccess987 invalid; ${s.access_token}`,
+      },
+    }]);
+    const r = await t.run(["status", "--wtoken", s.access_token, "--format", "json"]);
+    const msg = r.json().error?.message ?? "";
+    assert.match(msg, /session <redacted> rejected; Bearer <redacted> invalid/);
+    for (const secret of ["SECRETREFRESH1234", "opaqueAccess987", s.access_token]) {
+      assert.ok(!r.stdout.includes(secret));
+    }
+    const table = await t.run(["status", "--wtoken", s.access_token]);
+    assert.ok(!table.stderr.includes("SECRETREFRESH1234") && !table.stderr.includes("opaqueAccess987"));
+  });
+});

@@ -408,7 +408,12 @@ function addressCommands(parent: Command): void {
 function addPaymentFlags(cmd: Command): Command {
   return cmd
     .addOption(new Option("--mask-sensitive", "mask card numbers and other sensitive text"))
-    .addOption(new Option("--label <contains>", "keep methods whose label contains this text"));
+    .addOption(
+      new Option(
+        "--label <contains>",
+        "keep methods whose label contains this text (with --mask-sensitive: the masked label)",
+      ),
+    );
 }
 
 export function registerAccount(program: Command): void {

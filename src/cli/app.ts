@@ -7,7 +7,7 @@ import { registerAccount } from "./account.ts";
 import { registerAuth } from "./auth.ts";
 import { registerCart } from "./cart.ts";
 import { registerDiscovery } from "./discovery.ts";
-import { addGlobalFlags, sniffFormat } from "./options.ts";
+import { addGlobalFlags, OPTION_RANK, sniffFormat } from "./options.ts";
 import { renderError } from "./runtime.ts";
 import { registerSandbox } from "./sandbox.ts";
 import { registerStats } from "./stats.ts";
@@ -47,14 +47,11 @@ Exit codes: 0 ok, 1 error, 2 usage error, 4 auth required, 130 interrupted.`,
   return program;
 }
 
-const GLOBAL_FLAGS = ["--format", "--json", "--locale", "--no-color", "--verbose", "--profile", "--sandbox"];
-const SHARED_FLAGS = ["--address", "--lat", "--lon", "--wtoken", "--wrtoken", "--cookie"];
-
 /** Help lists a command's own options first, then location/auth flags, then the global ones. */
 function orderOptions(cmd: Command): void {
-  const rank = (long = "") => GLOBAL_FLAGS.includes(long) ? 2 : SHARED_FLAGS.includes(long) ? 1 : 0;
+  const rank = (o: Option) => OPTION_RANK.get(o) ?? 0;
   const sorted = cmd.options.map((o, i) => ({ o, i })).sort((a, b) =>
-    rank(a.o.long) - rank(b.o.long) || a.i - b.i
+    rank(a.o) - rank(b.o) || a.i - b.i
   );
   (cmd.options as Option[]).splice(0, cmd.options.length, ...sorted.map((x) => x.o));
   for (const sub of cmd.commands) orderOptions(sub);
@@ -75,8 +72,13 @@ function distance(a: string, b: string): number {
 function reached(program: Command, argv: string[]): { cmd: Command; path: string[]; rest?: string } {
   let cmd = program;
   const path: string[] = [];
-  for (const word of argv) {
-    if (word.startsWith("-")) continue;
+  for (let k = 0; k < argv.length; k++) {
+    const word = argv[k];
+    if (word.startsWith("-")) {
+      const takesValue = [cmd, program].some((c) => c.options.some((o) => o.long === word && o.required));
+      if (takesValue && !word.includes("=")) k++; // skip the option's value
+      continue;
+    }
     const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (!next) return { cmd, path, rest: word };
     cmd = next;

@@ -26,16 +26,9 @@ const VENUE_TYPES = ["restaurant", "grocery", "pharmacy", "retail"] as const;
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 
-/** Terminal width under which the auto Highlights column is left out (the 8 default columns stay). */
-const AUTO_HIGHLIGHTS_MIN_WIDTH = 160;
-
 /** The 8 default venue columns, plus Highlights by the auto rule. */
 export function venueTable(rows: VenueRow[], highlights: boolean | "auto", ui: Ui, title?: string): string {
-  let show = highlights === "auto" ? rows.some((r) => r.menu_highlights.length > 0) : highlights;
-  const width = ui.table.terminalWidth();
-  if (show && highlights === "auto" && width !== undefined && width < AUTO_HIGHLIGHTS_MIN_WIDTH) {
-    show = false; // auto mode: the optional column gives way on a narrow terminal (force it with the flag)
-  }
+  const show = highlights === "auto" ? rows.some((r) => r.menu_highlights.length > 0) : highlights;
   const t = ui.table.truncate;
   const headers = ["Venue", "Slug", "Tagline", "Top offer", "Rating", "Delivery", "Fee", "Plus"];
   if (show) headers.push("Highlights");

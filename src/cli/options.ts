@@ -18,36 +18,46 @@ export interface GlobalOptions {
 
 export type { LocationOverride } from "../services/location.ts";
 
+/** Help order: a command's own options (rank 0), then location/auth flags (1), then global ones (2). */
+export const OPTION_RANK = new WeakMap<Option, number>();
+
+function ranked(cmd: Command, rank: number, options: Option[]): Command {
+  for (const o of options) {
+    OPTION_RANK.set(o, rank);
+    cmd.addOption(o);
+  }
+  return cmd;
+}
+
 /** Flags every leaf command accepts. */
 export function addGlobalFlags(cmd: Command): Command {
-  return cmd
-    .addOption(new Option("--format <format>", "output format: table|json|yaml (default: table)"))
-    .addOption(new Option("--json", "same as --format json"))
-    .addOption(new Option("--locale <bcp-47>", "locale for upstream content (default: en-FI)"))
-    .addOption(new Option("--no-color", "disable colors (also NO_COLOR=1)"))
-    .addOption(new Option("--verbose", "print the upstream request trace on stderr and detailed errors"))
-    .addOption(new Option("--profile <name>", `stored profile to use (default: ${DEFAULT_PROFILE})`))
-    .addOption(new Option("--sandbox", "run against the local sandbox marketplace (also SVC_SANDBOX=1)"));
+  return ranked(cmd, 2, [
+    new Option("--format <format>", "output format: table|json|yaml (default: table)"),
+    new Option("--json", "same as --format json"),
+    new Option("--locale <bcp-47>", "locale for upstream content (default: en-FI)"),
+    new Option("--no-color", "disable colors (also NO_COLOR=1)"),
+    new Option("--verbose", "print the upstream request trace on stderr and detailed errors"),
+    new Option("--profile <name>", `stored profile to use (default: ${DEFAULT_PROFILE})`),
+    new Option("--sandbox", "run against the local sandbox marketplace (also SVC_SANDBOX=1)"),
+  ]);
 }
 
 /** `--address` or `--lat`/`--lon` on location-aware commands. */
 export function addLocationFlags(cmd: Command): Command {
-  return cmd
-    .addOption(new Option("--address <text>", "temporary address override (not with --lat/--lon)"))
-    .addOption(new Option("--lat <float>", "temporary latitude override (with --lon)"))
-    .addOption(new Option("--lon <float>", "temporary longitude override (with --lat)"));
+  return ranked(cmd, 1, [
+    new Option("--address <text>", "temporary address override (not with --lat/--lon)"),
+    new Option("--lat <float>", "temporary latitude override (with --lon)"),
+    new Option("--lon <float>", "temporary longitude override (with --lat)"),
+  ]);
 }
 
 /** Per-invocation credentials on authenticated commands (spec §5.2). */
 export function addAuthFlags(cmd: Command): Command {
-  return cmd
-    .addOption(
-      new Option("--wtoken <token>", "access token for this run (JWT, Bearer, JSON or cookie forms)"),
-    )
-    .addOption(new Option("--wrtoken <token>", "refresh token for automatic rotation"))
-    .addOption(
-      new Option("--cookie <name=value>", "cookie forwarded upstream (repeatable)").argParser(collect),
-    );
+  return ranked(cmd, 1, [
+    new Option("--wtoken <token>", "access token for this run (JWT, Bearer, JSON or cookie forms)"),
+    new Option("--wrtoken <token>", "refresh token for automatic rotation"),
+    new Option("--cookie <name=value>", "cookie forwarded upstream (repeatable)").argParser(collect),
+  ]);
 }
 
 export function collect(value: string, previous: string[] | undefined): string[] {

@@ -189,7 +189,9 @@ export class Runtime {
     ) {
       err = new SvcError(err.code, err.message, {
         details: err.details,
-        hint: "the sandbox profile is signed out: `svc sandbox reset` signs the demo user in again",
+        retry: err.retry,
+        facts: err.facts,
+        hint: "in the sandbox, `svc sandbox login` signs the demo user in again (sandbox state is kept)",
       });
     }
     await renderError(err, {

@@ -1,7 +1,9 @@
 /** `svc sandbox …`: run the sandbox marketplace standalone, or reset its state. */
 
 import { type Command, Option } from "commander";
+import { join } from "node:path";
 import { HOST_ENV } from "../gateway/hosts.ts";
+import { DEFAULT_PROFILE, updateConfig } from "../config/store.ts";
 import { SvcError } from "../core/errors.ts";
 import { ensurePrivateDir } from "../config/files.ts";
 import { sandboxPaths } from "../config/paths.ts";
@@ -27,17 +29,22 @@ async function serve(rt: Runtime): Promise<void> {
     }
     throw e;
   }
-  // Sandbox-only tokens of the demo user, so a second shell can sign in at once.
+  // A private config for shells pointed at this server, already signed in as the demo user, so
+  // following the exports never touches the real profile.
+  const configPath = join(paths.dir, "serve", ".svc-config.json");
   const demo = await sandbox.mintSession();
+  await signIn(configPath, DEFAULT_PROFILE, demo);
   const hosts = hostsOf(sandbox.urls);
-  const exports = Object.fromEntries(
-    (Object.keys(HOST_ENV) as Array<keyof typeof HOST_ENV>).map((h) => [HOST_ENV[h], hosts[h]]),
-  );
-  const login = `svc login --wtoken ${demo.access_token} --wrtoken ${demo.refresh_token}`;
-  await rt.emit({ base_url: sandbox.baseUrl, port: sandbox.port, env: exports, login }, (d) =>
+  const exports: Record<string, string> = {
+    SVC_CONFIG_PATH: configPath,
+    ...Object.fromEntries(
+      (Object.keys(HOST_ENV) as Array<keyof typeof HOST_ENV>).map((h) => [HOST_ENV[h], hosts[h]]),
+    ),
+  };
+  await rt.emit({ base_url: sandbox.baseUrl, port: sandbox.port, env: exports }, (d) =>
     [
       ...Object.entries(d.env).map(([k, v]) => `export ${k}=${v}`),
-      `# sign in as the demo user (sandbox tokens): ${d.login}`,
+      "# with these exports svc uses a private sandbox config, signed in as the demo user",
       `# sandbox marketplace on ${d.base_url} — request log: ${d.base_url}/__sim/log — Ctrl-C stops it`,
     ].join("\n"));
   await new Promise<void>((resolve) => {
@@ -47,6 +54,39 @@ async function serve(rt: Runtime): Promise<void> {
   });
   await sandbox.close();
   Deno.exitCode = 130;
+}
+
+/** Saves a sandbox session as the profile's credentials (sandbox configs only). */
+async function signIn(
+  configPath: string,
+  profile: string,
+  tokens: { access_token: string; refresh_token: string },
+) {
+  await updateConfig(configPath, (cfg) => {
+    cfg.profiles[profile] = {
+      ...cfg.profiles[profile],
+      wtoken: tokens.access_token,
+      wrefresh_token: tokens.refresh_token,
+      cookies: [],
+    };
+    return { write: true, result: undefined };
+  });
+}
+
+async function login(rt: Runtime): Promise<void> {
+  const paths = sandboxPaths(rt.paths);
+  await ensurePrivateDir(paths.dir);
+  const { startSandbox } = await import("../sandbox/mod.ts");
+  const sandbox = await startSandbox({ port: 0, statePath: paths.state });
+  try {
+    await signIn(paths.config, rt.globals.profile, await sandbox.mintSession());
+  } finally {
+    await sandbox.close();
+  }
+  await rt.emit(
+    { profile: rt.globals.profile, signed_in: true, config: paths.config },
+    (d) => `the sandbox profile "${d.profile}" is signed in as the demo user again (state kept)`,
+  );
 }
 
 async function reset(rt: Runtime): Promise<void> {
@@ -63,5 +103,7 @@ export function registerSandbox(program: Command): void {
     .addOption(new Option("--port <n>", "port (default: an ephemeral one)"))
     .addOption(new Option("--ephemeral", "keep state in memory only"))
     .action(action(serve));
+  leaf(sandbox, "login", "sign the sandbox profile in as the demo user again (keeps sandbox state)")
+    .action(action(login));
   leaf(sandbox, "reset", "forget the sandbox profile and state").action(action(reset));
 }

@@ -18,7 +18,7 @@ import type { ResolvedLocation } from "../services/location.ts";
 import { parsePaging } from "./paging.ts";
 import { paginate } from "../services/paging.ts";
 import type { ServiceContext } from "../services/context.ts";
-import { parseIntFlag } from "./options.ts";
+import { parseMinorFlag } from "./options.ts";
 import { action, type Runtime, type TableRenderer } from "./runtime.ts";
 import { addPaging, leaf } from "./tree.ts";
 
@@ -62,8 +62,8 @@ export function parseMenuRequest(opts: Record<string, unknown>): MenuRequest {
   }
   const sort = String(opts.sort ?? "recommended").trim().toLowerCase() as MenuSort;
   if (!SORTS.includes(sort)) throw invalid(`unsupported --sort "${opts.sort}": use ${SORTS.join(", ")}`);
-  const minPrice = opts.minPrice === undefined ? undefined : parseIntFlag("min-price", opts.minPrice, 0);
-  const maxPrice = opts.maxPrice === undefined ? undefined : parseIntFlag("max-price", opts.maxPrice, 0);
+  const minPrice = opts.minPrice === undefined ? undefined : parseMinorFlag("min-price", opts.minPrice);
+  const maxPrice = opts.maxPrice === undefined ? undefined : parseMinorFlag("max-price", opts.maxPrice);
   if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice) {
     throw invalid(`--min-price ${minPrice} is above --max-price ${maxPrice}`);
   }

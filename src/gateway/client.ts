@@ -5,7 +5,7 @@
 
 import { SvcError } from "../core/errors.ts";
 import type { HostName, Hosts } from "./hosts.ts";
-import { redact } from "./redact.ts";
+import { redact, redactText } from "./redact.ts";
 
 export const CLIENT_VERSION = "1.16.79";
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -84,7 +84,7 @@ function upstreamMessage(text: string): string | undefined {
   try {
     const body = JSON.parse(text);
     const msg = body?.msg ?? body?.message ?? body?.error?.message;
-    return typeof msg === "string" && msg.trim() ? redact(msg.trim()).slice(0, 200) : undefined;
+    return typeof msg === "string" && msg.trim() ? redactText(msg.trim()).slice(0, 200) : undefined;
   } catch {
     return undefined;
   }
@@ -300,7 +300,7 @@ export class Gateway {
     status: number,
     text: string,
   ): Record<string, unknown> {
-    const preview = redact(text.replace(/\s+/g, " ").trim()).slice(0, 800);
+    const preview = redactText(text.replace(/\s+/g, " ").trim()).slice(0, 800);
     return { status, method: spec.method, url: redact(url), body_preview: preview };
   }
 

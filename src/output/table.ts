@@ -18,6 +18,9 @@ export function truncate(s: string, max: number): string {
 }
 
 const GAP = 2;
+/** Columns whose header names an identifier or a link. */
+const PROTECTED = /\b(id|ids|slug|url|link)\b/i;
+
 /** Columns never shrink below their header or this many characters. */
 const MIN_COLUMN = 10;
 
@@ -46,8 +49,11 @@ export function tableWidth(widths: number[]): number {
 export function fitWidths(texts: string[][], maxWidth: number | undefined): number[] | undefined {
   if (!maxWidth || !texts.length) return undefined;
   const widths = naturalWidths(texts);
+  // Identifiers and links are only useful whole: their columns never shrink.
   const floors = widths.map((w, i) =>
-    Math.min(w, Math.max(MIN_COLUMN, Array.from(texts[0][i] ?? "").length))
+    PROTECTED.test(texts[0][i] ?? "")
+      ? w
+      : Math.min(w, Math.max(MIN_COLUMN, Array.from(texts[0][i] ?? "").length))
   );
   let total = tableWidth(widths);
   if (total <= maxWidth) return undefined;
@@ -95,11 +101,18 @@ export function renderTable(
     },
   });
   for (const row of texts) table.push(row);
-  const body = table.toString().split("\n").map((l: string) => l.replace(/^ /, "").trimEnd()).join("\n");
+  const body = table.toString().split("\n").map((l: string) => l.trimEnd()).join("\n");
   return title ? `${style.bold(title)}\n${body}` : body;
 }
 
 /** Field | Value table for single records. */
 export function renderRecord(record: Record<string, Cell>, style: Style, title?: string): string {
-  return renderTable(["Field", "Value"], Object.entries(record).map(([k, v]) => [k, v]), style, title);
+  // Record values (ids, URLs, tokens previews) are never cut to fit.
+  return renderTable(
+    ["Field", "Value"],
+    Object.entries(record).map(([k, v]) => [k, v]),
+    style,
+    title,
+    undefined,
+  );
 }

@@ -371,30 +371,104 @@ interface AddressFields {
   details: Record<string, string>;
 }
 
+/** A value read from upstream, quoted for a message. */
+const shown = (v: unknown): string => (typeof v === "string" ? `"${v}"` : JSON.stringify(v) ?? String(v));
+
+/** Null, absent and "" carry nothing to keep. */
+const blank = (v: unknown): boolean => v === undefined || v === null || v === "";
+
 /**
- * `add`: the flags, else the defaults. `update`: the flags, else the old entry's values (an old type
- * or label that svc cannot send back falls back to `other`, with a warning).
+ * The old entry's form details as text, and what is wrong when some cannot be sent back as text
+ * (booleans, objects, lists): keeping only the rest would silently drop those.
  */
-function fieldsFor(ctx: ServiceContext, input: AddressInput, old?: Normalised): AddressFields {
-  let type: AddressType = input.type ?? "other";
-  let label: AddressLabel = input.label ?? "other";
-  if (old && input.type === undefined && old.entry.type !== null) {
-    const t = old.entry.type.toLowerCase();
-    if ((ADDRESS_TYPES as readonly string[]).includes(t)) type = t as AddressType;
-    else ctx.warn(`the old address type "${old.entry.type}" is not one svc can send; using "other"`);
+function oldDetails(old: Normalised): { details: Record<string, string>; problem?: string } {
+  const loc = old.row.location;
+  const key = blank(loc?.address_form_fields) ? "address_form_data" : "address_form_fields";
+  const container = loc?.[key];
+  if (blank(container)) return { details: {} };
+  const fields = obj(container);
+  if (!fields) {
+    return { details: {}, problem: `${key} ${shown(container)} is not a set of key=value details` };
   }
-  if (old && input.label === undefined) {
-    const rawLabel = str(old.row.row.label_type);
-    if (old.entry.label) label = old.entry.label;
-    else if (rawLabel) ctx.warn(`the old address label "${rawLabel}" is not one svc can send; using "other"`);
+  const details: Record<string, string> = {};
+  const unsendable: string[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    if (blank(v)) continue;
+    if (typeof v === "string") details[k] = v;
+    else if (typeof v === "number" && Number.isFinite(v)) details[k] = String(v);
+    else unsendable.push(`${k}=${shown(v)}`);
   }
-  const alias = input.alias ?? old?.entry.alias ?? undefined;
+  if (!unsendable.length) return { details };
   return {
-    type,
-    label,
-    ...(alias !== undefined ? { alias } : {}),
-    details: input.details ?? { ...(old?.entry.details ?? {}) },
+    details,
+    problem: `the detail${unsendable.length > 1 ? "s" : ""} ${unsendable.join(", ")} ${
+      unsendable.length > 1 ? "are" : "is"
+    } not text or a number`,
   };
+}
+
+/**
+ * `add`: the flags, else the defaults. `update`: the flags, else the old entry's values. An old value
+ * svc cannot send back as it is (a label or type outside svc's choices, a detail that is not text or a
+ * number) fails with SVC_INVALID_ARGUMENT naming the field and its flag, before anything is posted.
+ */
+function fieldsFor(input: AddressInput, old?: Normalised): AddressFields {
+  if (!old) {
+    return {
+      type: input.type ?? "other",
+      label: input.label ?? "other",
+      ...(input.alias !== undefined ? { alias: input.alias } : {}),
+      details: input.details ?? {},
+    };
+  }
+  const problems: string[] = [];
+  const fields: string[] = [];
+  const keep = <T extends string>(
+    given: T | undefined,
+    raw: unknown,
+    allowed: readonly T[],
+    field: string,
+    flag: string,
+  ): T => {
+    if (given !== undefined) return given;
+    if (blank(raw)) return "other" as T;
+    const v = typeof raw === "string" ? raw.trim().toLowerCase() : undefined;
+    if (v !== undefined && (allowed as readonly string[]).includes(v)) return v as T;
+    problems.push(`${field} ${shown(raw)} is not one svc can send; pass ${flag} ${allowed.join("|")}`);
+    fields.push(field);
+    return "other" as T;
+  };
+  const type = keep(input.type, old.row.location?.location_type, ADDRESS_TYPES, "location_type", "--type");
+  const label = keep(input.label, old.row.row.label_type, ADDRESS_LABELS, "label_type", "--label");
+  let alias = input.alias;
+  if (alias === undefined) {
+    const raw = old.row.row.alias;
+    if (typeof raw === "string") alias = str(raw);
+    else if (!blank(raw)) {
+      problems.push(`alias ${shown(raw)} is not text; pass --alias <text>`);
+      fields.push("alias");
+    }
+  }
+  let details = input.details;
+  if (details === undefined) {
+    const kept = oldDetails(old);
+    details = kept.details;
+    if (kept.problem) {
+      problems.push(`${kept.problem}; pass --detail key=value (repeatable) to replace the details`);
+      fields.push("details");
+    }
+  }
+  if (problems.length) {
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      `address ${old.entry.address_id} cannot keep its old values as they are: ${problems.join("; ")}`,
+      {
+        hint: "nothing was changed; give the flags named above to choose the new values",
+        facts: { fields },
+      },
+    );
+  }
+  return { type, label, ...(alias !== undefined ? { alias } : {}), details };
 }
 
 function requestBody(input: AddressInput, fields: AddressFields, country: string, previous?: string): Json {
@@ -430,7 +504,7 @@ export async function writeAddress(
   previous?: string,
 ): Promise<AddressWriteResult> {
   const old = previous ? await existing(ctx, previous) : undefined;
-  const fields = fieldsFor(ctx, input, old?.hit);
+  const fields = fieldsFor(input, old?.hit);
   const { user, root } = await fetchUser(ctx);
   const country = countryOf(user, root) ?? old?.hit.entry.country?.toUpperCase() ?? null;
   if (!country) {

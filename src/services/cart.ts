@@ -408,14 +408,14 @@ export async function clearBaskets(
   opts: { all: boolean; venueId?: string },
 ): Promise<ClearResult> {
   return await serialized(async () => {
-    const baskets = await loadBaskets(ctx, loc, { strict: opts.all });
-    const selected = opts.all
-      ? baskets
-      : [selectBasket(baskets, opts.venueId)].filter((b): b is Basket => !!b);
-    if (!selected.length) {
-      ctx.warn(opts.venueId ? `there is no basket for venue ${opts.venueId}` : "the basket is already empty");
+    // Strict unless one venue is named: "the first basket" must not silently skip an unreadable one.
+    const baskets = await loadBaskets(ctx, loc, { strict: opts.all || !opts.venueId });
+    let targets: Basket[] = baskets;
+    if (!opts.all) {
+      if (opts.venueId) targets = [requireBasket(baskets, opts.venueId)];
+      else targets = baskets.slice(0, 1);
     }
-    const targets = selected;
+    if (!targets.length) ctx.warn("the basket is already empty");
     if (targets.length) await bulkDelete(ctx, targets.map((b) => b.id));
     const totals = await totalsAfter(ctx, loc, null);
     return {

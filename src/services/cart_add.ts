@@ -27,6 +27,8 @@ export interface OptionChoice {
   group: string;
   value: string;
   count: number;
+  /** The whole text after "=" (tried first as a value name, so names with ":" still match). */
+  text?: string;
 }
 
 export interface AddRequest {
@@ -62,26 +64,13 @@ export function parseOptionFlag(raw: string): OptionChoice {
       `invalid --option "${raw}": use group=value or group=value:count`,
     );
   }
-  let value = m[2], count = 1;
-  const colon = value.lastIndexOf(":");
-  if (colon > 0) {
-    const n = value.slice(colon + 1).trim();
-    if (!/^\d+$/.test(n) || Number(n) < 1) {
-      throw new SvcError(
-        "SVC_INVALID_ARGUMENT",
-        `invalid --option "${raw}": the count after ":" must be a whole number ≥ 1`,
-      );
-    }
-    count = Number(n);
-    value = value.slice(0, colon).trim();
+  // `value:count` is split off only when the tail is a number; names containing ":" or "," still match whole.
+  const counted = m[2].match(/^(.+?)\s*:\s*(\d+)$/);
+  const count = counted ? Number(counted[2]) : 1;
+  if (counted && count < 1) {
+    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --option "${raw}": the count after ":" must be ≥ 1`);
   }
-  if (value.includes(",")) {
-    throw new SvcError(
-      "SVC_INVALID_ARGUMENT",
-      `invalid --option "${raw}": one value per --option; repeat the flag for more values`,
-    );
-  }
-  return { group: m[1], value, count };
+  return { group: m[1], value: counted ? counted[1] : m[2], count, text: m[2] };
 }
 
 async function resolveAddVenue(
@@ -328,8 +317,12 @@ export function buildOptions(
     return [];
   }
   const picked = new Map<string, OptionLine>();
-  for (const c of choices) {
+  for (let c of choices) {
     const g = findGroup(groups, c.group);
+    const whole = c.text !== undefined && c.text !== c.value
+      ? g.values.filter((v) => lower(v.name) === lower(c.text!))
+      : [];
+    if (whole.length === 1) c = { ...c, value: whole[0].id, count: 1 };
     const byId = g.values.find((v) => v.id === c.value);
     const named = g.values.filter((v) => lower(v.name) === lower(c.value));
     const value = byId ?? (named.length === 1 ? named[0] : undefined);
@@ -339,7 +332,8 @@ export function buildOptions(
         "SVC_OPTION_INVALID",
         named.length > 1
           ? `value "${c.value}" of "${g.name}" is ambiguous; use its id: ${list}`
-          : `unknown value "${c.value}" for option "${g.name ?? g.id}"; values: ${list}`,
+          : `unknown value "${c.value}" for option "${g.name ?? g.id}"; values: ${list}` +
+            (c.value.includes(",") ? " (one value per --option: repeat the flag for more)" : ""),
       );
     }
     if (value.price === null) {
@@ -444,12 +438,6 @@ export async function addToCart(
         "SVC_ITEM_CHANGED",
         `the current unit price is ${formatMinor(unit, currency) ?? unit}, not the expected ` +
           `${formatMinor(req.price, currency) ?? req.price} (--price), so nothing was added`,
-      );
-    }
-    if (unit === 0 && !(current.options?.length)) {
-      throw new SvcError(
-        "SVC_ITEM_UNAVAILABLE",
-        `item ${current.name ?? itemId} is a menu notice, not for sale`,
       );
     }
     const name = current.name ?? req.name ?? itemId;

@@ -63,7 +63,10 @@ export interface PaymentList {
 
 export interface PaymentOptions {
   maskSensitive: boolean;
-  /** Keep methods whose label contains this text (case-insensitive; matched before masking). */
+  /**
+   * Keep methods whose label contains this text (case-insensitive). It matches the label as output:
+   * with --mask-sensitive the masked label, so card digits and nicknames never match.
+   */
   label?: string;
 }
 
@@ -285,10 +288,12 @@ export async function paymentMethods(ctx: ServiceContext, opts: PaymentOptions):
       hit.has_digits ||= m.has_digits;
     }
   }
+  // The filter sees the label as output: with --mask-sensitive the masked one, so that matching or
+  // not cannot reveal the hidden text (card digits, nicknames, holder names).
   const needle = opts.label?.toLowerCase();
   const methods = [...merged.values()]
-    .filter((m) => !needle || (m.label ?? "").toLowerCase().includes(needle))
-    .map((m) => output(m, opts.maskSensitive));
+    .map((m) => output(m, opts.maskSensitive))
+    .filter((m) => !needle || (m.label ?? "").toLowerCase().includes(needle));
   return {
     methods,
     count: methods.length,
