@@ -50,9 +50,7 @@ Exit codes: 0 ok, 1 error, 2 usage error, 4 auth required, 130 interrupted.`,
 /** Help lists a command's own options first, then location/auth flags, then the global ones. */
 function orderOptions(cmd: Command): void {
   const rank = (o: Option) => OPTION_RANK.get(o) ?? 0;
-  const sorted = cmd.options.map((o, i) => ({ o, i })).sort((a, b) =>
-    rank(a.o) - rank(b.o) || a.i - b.i
-  );
+  const sorted = cmd.options.map((o, i) => ({ o, i })).sort((a, b) => rank(a.o) - rank(b.o) || a.i - b.i);
   (cmd.options as Option[]).splice(0, cmd.options.length, ...sorted.map((x) => x.o));
   for (const sub of cmd.commands) orderOptions(sub);
 }
