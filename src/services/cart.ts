@@ -8,7 +8,7 @@ import { SvcError } from "../core/errors.ts";
 import { isObjectId } from "../core/ids.ts";
 import { type Money, money } from "../core/money.ts";
 import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
-import type { ResolvedLocation } from "./location.ts";
+import { coordsQuery, type ResolvedLocation } from "./location.ts";
 import { venueStatic } from "./venue_lookup.ts";
 
 export interface OptionValueLine {
@@ -156,7 +156,7 @@ export async function loadBaskets(
     host: "consumer_api",
     method: "GET",
     path: "/order-xp/web/v1/pages/baskets",
-    query: { lat: loc.lat.toFixed(6), lon: loc.lon.toFixed(6) },
+    query: coordsQuery(loc),
     auth: "required",
   });
   const page = obj(data);

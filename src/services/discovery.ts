@@ -3,11 +3,11 @@
 import { SvcError } from "../core/errors.ts";
 import { type Money, money } from "../core/money.ts";
 import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
-import type { ResolvedLocation } from "./location.ts";
+import { coordsQuery, type ResolvedLocation } from "./location.ts";
 import { type PageInfo, paginate, type Paging } from "./paging.ts";
+import { addBadge, baseRow, type VenueListRow, type VenueRow, venueRowOf } from "./venue_rows.ts";
 
 export type { PageInfo, Paging };
-import { addBadge, baseRow, type VenueListRow, type VenueRow, venueRowOf } from "./venue_rows.ts";
 
 export interface BrandRow {
   name: string;
@@ -61,7 +61,7 @@ export async function frontPage(
     host: "consumer_api",
     method: "GET",
     path: "/v1/pages/front",
-    query: { lat: loc.lat.toFixed(6), lon: loc.lon.toFixed(6) },
+    query: coordsQuery(loc),
     auth: "optional",
   });
   const page = obj(data);
@@ -262,11 +262,7 @@ async function enrichRows(ctx: ServiceContext, loc: ResolvedLocation, rows: Venu
           host: "consumer_api",
           method: "GET",
           path: `/order-xp/web/v1/venue/slug/${encodeURIComponent(row.slug!)}/dynamic/`,
-          query: {
-            lat: loc.lat.toFixed(6),
-            lon: loc.lon.toFixed(6),
-            selected_delivery_method: "homedelivery",
-          },
+          query: { ...coordsQuery(loc), selected_delivery_method: "homedelivery" },
           auth: "optional",
           retry: false, // retries would outlive the time budget
           timeoutMs: Math.max(500, deadline - Date.now()),

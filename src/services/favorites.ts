@@ -5,7 +5,7 @@ import type { VenueRef } from "../core/refs.ts";
 import { arr, obj, type ServiceContext } from "./context.ts";
 import { type LocationInfo, locationInfo } from "./discovery.ts";
 import { type PageInfo, paginate, type Paging } from "./paging.ts";
-import type { ResolvedLocation } from "./location.ts";
+import { coordsQuery, type ResolvedLocation } from "./location.ts";
 import { baseRow, type VenueRow, venueRowOf } from "./venue_rows.ts";
 import { resolveVenue } from "./venue_lookup.ts";
 
@@ -33,7 +33,7 @@ export async function listFavorites(
     host: "consumer_api",
     method: "GET",
     path: "/v1/pages/venue-list/profile/favourites",
-    query: { lat: loc.lat.toFixed(6), lon: loc.lon.toFixed(6) },
+    query: coordsQuery(loc),
     auth: "required",
   });
   const items = favouriteItems(data);

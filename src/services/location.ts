@@ -21,6 +21,11 @@ export interface ResolvedLocation {
   address_id?: string;
 }
 
+/** `lat`/`lon` query parameters with 6 decimals, as the marketplace's pages expect. */
+export function coordsQuery(loc: { lat: number; lon: number }): { lat: string; lon: string } {
+  return { lat: loc.lat.toFixed(6), lon: loc.lon.toFixed(6) };
+}
+
 /** Coordinates from a GeoJSON point (`[lon, lat]`) or {lat, lon|lng} objects. */
 export function coordinatesOf(v: unknown): { lat: number; lon: number } | undefined {
   const o = obj(v);

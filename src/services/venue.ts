@@ -8,7 +8,7 @@ import { SvcError } from "../core/errors.ts";
 import { type Money, money } from "../core/money.ts";
 import type { VenueRef } from "../core/refs.ts";
 import { arr, bool, isObj, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
-import type { ResolvedLocation } from "./location.ts";
+import { coordsQuery, type ResolvedLocation } from "./location.ts";
 import { resolveVenue, type VenueStatic, venueStatic } from "./venue_lookup.ts";
 import { type PageInfo, paginate, type Paging } from "./paging.ts";
 import { DETAIL_SECTIONS, type DetailSection, type Weekday, WEEKDAYS } from "./venue_constants.ts";
@@ -404,7 +404,7 @@ export async function venueDetails(
         host: "consumer_api",
         method: "GET",
         path: `/order-xp/web/v1/venue/slug/${encodeURIComponent(page.slug)}/dynamic/`,
-        query: { lat: loc.lat.toFixed(6), lon: loc.lon.toFixed(6), selected_delivery_method: "homedelivery" },
+        query: { ...coordsQuery(loc), selected_delivery_method: "homedelivery" },
         auth: "optional",
       });
       out.fees = feesOf(data, out.currency, loc, ctx);

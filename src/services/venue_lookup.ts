@@ -3,7 +3,7 @@
 import { SvcError } from "../core/errors.ts";
 import type { VenueRef } from "../core/refs.ts";
 import { arr, type Json, obj, type ServiceContext, str } from "./context.ts";
-import type { ResolvedLocation } from "./location.ts";
+import { coordsQuery, type ResolvedLocation } from "./location.ts";
 
 export interface VenueStatic {
   id: string;
@@ -72,7 +72,7 @@ export async function resolveVenue(
       host: "consumer_api",
       method: "GET",
       path: "/v1/pages/front",
-      query: { lat: loc.lat.toFixed(6), lon: loc.lon.toFixed(6) },
+      query: coordsQuery(loc),
       auth: "optional",
     });
     for (const section of arr(obj(data)?.sections)) {
