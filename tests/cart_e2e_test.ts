@@ -489,7 +489,8 @@ Deno.test("checkout: standard and priority, tip and promo, the three mode failur
       requested_delivery_mode: string;
       applied_delivery_mode: string;
       available_delivery_modes: string[];
-      selected_delivery_config: { mode: string; price: { amount: number } | null } | null;
+      selected_delivery_config: { mode: string; method: string; price: { amount: number } | null } | null;
+      delivery_configs: Array<{ mode: string; label: string; method: string }>;
       rows: Array<{ label: string; amount: { amount: number } }>;
     };
     t.sandbox.clearLog();
@@ -499,7 +500,14 @@ Deno.test("checkout: standard and priority, tip and promo, the three mode failur
     assert.equal(p.payable_amount.amount, 3939, "3380 + 169 service + 290 delivery + 100 tip");
     assert.equal(p.payable_amount.formatted, "€39.39");
     assert.deepEqual([p.requested_delivery_mode, p.applied_delivery_mode], ["standard", "standard"]);
-    assert.deepEqual(p.available_delivery_modes, ["standard", "priority"]);
+    assert.deepEqual(p.available_delivery_modes, ["standard", "priority", "takeaway"]);
+    // The takeaway config (schedule slug "standard") is labelled takeaway, never a second "Standard".
+    assert.deepEqual(p.delivery_configs.map((c) => [c.mode, c.label, c.method]), [
+      ["standard", "Standard", "homedelivery"],
+      ["priority", "Priority", "homedelivery"],
+      ["takeaway", "Takeaway", "takeaway"],
+    ]);
+    assert.equal(p.selected_delivery_config?.method, "homedelivery");
     const plan = (t.log().find((e) =>
       e.path === "/order-xp/web/v2/pages/checkout"
     )!.body as { purchase_plan: Record<string, unknown> }).purchase_plan;
@@ -541,7 +549,7 @@ Deno.test("checkout: standard and priority, tip and promo, the three mode failur
       assert.equal(r.json().error?.code, "SVC_DELIVERY_MODE_UNAVAILABLE", override);
       assert.deepEqual(
         r.json().error?.details?.available_delivery_modes,
-        override === "omit" ? ["standard"] : ["standard", "priority"],
+        override === "omit" ? ["standard"] : ["standard", "priority", "takeaway"],
         override,
       );
     }

@@ -49,20 +49,23 @@ Deno.test("feed: sections with kind, one upstream call, query filter, empty sect
       { sections: Array<{ name: string; kind: string; count: number; venues?: Row[]; brands?: unknown[] }> }
     >();
     const names = d.data.sections.map((s) => s.name);
+    // Any section with venue tiles is a venue section, whatever its template (venue-vertical-list too).
     const expected = raw.sections.filter((s) =>
-      ["venue-list", "brand-carousel"].includes(s.template) && s.items.length
+      s.items.some((i) => i.venue) || (s.template === "brand-carousel" && s.items.length)
     )
       .map((s) => s.name);
+    assert.ok(raw.sections.some((s) => s.template === "venue-vertical-list"), "the sandbox serves one");
+    assert.ok(names.includes("new-venues"), "venue-vertical-list of venue-large tiles");
     assert.deepEqual(
       names,
       expected,
       "venue and brand sections in upstream order; empty and unknown ones dropped",
     );
     assert.ok(!names.includes("order-again"), "the empty section drops out");
-    assert.ok(
-      d.warnings.some((w) => w.includes("story-carousel-v3")),
-      "unknown template skipped with a warning",
-    );
+    const skipped = d.warnings.filter((w) => w.includes("skipped feed content"));
+    assert.equal(skipped.length, 1, "one warning for everything skipped, not one per section");
+    assert.match(skipped[0], /"story-carousel-v3"/);
+    assert.match(skipped[0], /1 tile\(s\) that are not venues/, "the banner tile among the offers");
     const brands = d.data.sections.find((s) => s.kind === "brands")!;
     assert.ok(brands.brands!.length > 0);
     const all = d.data.sections.find((s) => s.name === "all-venues")!;
@@ -122,7 +125,6 @@ Deno.test("top: flattened, deduplicated by venue id in upstream order, brands ex
     const raw = await rawFeed(t);
     const order: string[] = [];
     for (const s of raw.sections) {
-      if (s.template !== "venue-list") continue;
       for (const i of s.items) if (i.venue && !order.includes(i.venue.id)) order.push(i.venue.id);
     }
     const r = await t.run(["top", ...AT, "--format", "json"]);
@@ -312,6 +314,7 @@ Deno.test("items: relevance order, venue groups, sample boundary flags, --availa
       venue_id: string;
       is_available: boolean | null;
       price: { amount: number };
+      notice: boolean;
     };
     const d = r.json<{
       items: Item[];
@@ -328,7 +331,14 @@ Deno.test("items: relevance order, venue groups, sample boundary flags, --availa
     assert.deepEqual(sent, { q: "pasta", target: "items", lat: 60.1699, lon: 24.9384, limit: 20 });
     assert.equal(d.completeness, "unknown");
     assert.deepEqual(d.items.map((i) => i.global_rank), d.items.map((_, n) => n + 1));
-    assert.ok(d.items.every((i) => i.price.amount > 0), "zero-price notices dropped");
+    // Every returned row stays in JSON (spec §4.5); zero-price menu notices are kept and marked.
+    const notices = d.items.filter((i) => i.notice);
+    assert.deepEqual(notices.map((i) => i.name), ["Pasta allergens: ask for gluten-free pasta"]);
+    assert.ok(notices.every((i) => i.price.amount === 0));
+    assert.ok(d.items.filter((i) => !i.notice).every((i) => i.price.amount > 0));
+    const noticeTable = await t.run(["items", ...AT, "--query", "pasta"]);
+    assert.doesNotMatch(noticeTable.stdout, /Pasta allergens/, "the table hides notices…");
+    assert.match(noticeTable.stdout, /1 menu notice\(s\) hidden/, "…and says how many");
     const ranks = d.venue_groups.flatMap((g) => g.item_ranks).sort((a, b) => a - b);
     assert.deepEqual(ranks, d.items.map((i) => i.global_rank), "every row is in exactly one group");
     for (const g of d.venue_groups) {

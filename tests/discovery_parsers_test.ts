@@ -110,7 +110,7 @@ Deno.test("frontPage: unknown templates and non-venue items are skipped with war
   assert.deepEqual((await frontPage(ctxWith({}), LOC)).sections, []);
 });
 
-Deno.test("searchItems: drops notices and malformed hits, keeps unknown availability as null", async () => {
+Deno.test("searchItems: keeps notices (marked) and priceless rows, drops id-less hits, reads the real shapes", async () => {
   const ctx = ctxWith({
     sections: [{
       items: [
@@ -122,24 +122,35 @@ Deno.test("searchItems: drops notices and malformed hits, keeps unknown availabi
             currency: "EUR",
             is_available: true,
             venue_id: "v1",
+            venue_rating: { rating: 3, score: 8.4, volume: 1107 },
           },
         },
         { menu_item: { id: "i2", name: "Notice", price: 0, venue_id: "v1" } },
         { menu_item: { name: "no id", price: 100 } },
         {
           menu_item: { id: "i3", name: "Mystery", price: 500, venue_id: "v2" },
-          link: { menu_item_details: { venue_slug: "v-two" } },
+          link: { menu_item_details: { venue_slug: "v-two", description: "only in the link\n" } },
         },
+        { menu_item: { id: "i4", name: "No price", venue_id: "v2", venue_rating: "9,1" } },
         "garbage",
       ],
     }, null],
   });
-  const r = await searchItems(ctx, LOC, { query: "x", limit: 20 });
-  assert.deepEqual(r.items.map((i) => i.item_id), ["i1", "i3"]);
-  assert.equal(r.items[1].is_available, null);
-  assert.equal(r.items[1].price.formatted, null, "no currency → no guessed formatting");
+  const r = await searchItems(ctx, LOC, { query: "x", limit: 5 });
+  assert.deepEqual(r.items.map((i) => i.item_id), ["i1", "i2", "i3", "i4"]);
+  assert.deepEqual(r.items.map((i) => i.notice), [false, true, false, false]);
+  assert.equal(r.items[0].venue_rating, 8.4, "venue_rating is an object upstream");
+  assert.equal(r.items[3].venue_rating, 9.1);
+  assert.equal(r.items[2].description, "only in the link\n", "the description may be only in the link");
+  assert.equal(r.items[2].is_available, null);
+  assert.equal(r.items[2].price?.formatted, null, "no currency → no guessed formatting");
+  assert.equal(r.items[3].price, null);
   assert.deepEqual(r.venue_groups.map((g) => g.menu_query.venue), ["v1", "v-two"]);
-  assert.ok(ctx.warnings.some((w) => w.includes("without an id or price")));
+  assert.ok(ctx.warnings.some((w) => w.includes("without an item id")));
+  // limit_reached describes what upstream returned (6 hits for a limit of 5), not what was kept.
+  assert.equal(r.upstream_count, 6);
+  assert.equal(r.limit_reached, true);
+  assert.equal(r.returned_count, 4);
 });
 
 Deno.test("identifier parsing: every accepted form and clear errors", () => {
@@ -159,6 +170,9 @@ Deno.test("identifier parsing: every accepted form and clear errors", () => {
       `https://wolt.com/en/fin/helsinki/venue/pasta-piccola/itemid-${id}`,
       `https://wolt.com/en/fin/helsinki/restaurant/pasta-piccola/menuitem-${id}`,
       `https://wolt.com/en/fin/helsinki/venue/pasta-piccola?itemid=${id}`,
+      // The web app's item links put the item's name before the id.
+      `https://wolt.com/en/fin/helsinki/venue/pasta-piccola/spaghetti-carbonara-itemid-${id}`,
+      `https://wolt.com/en/fin/helsinki/restaurant/pasta-piccola/kaakao-2-dl-itemid-${id}?lang=en`,
     ]
   ) assert.deepEqual(parseItemRef(url), { itemId: id, venueSlug: "pasta-piccola" }, url);
   for (const bad of ["", "Pasta Piccola!", "https://wolt.com/en/fin/helsinki", "ftp://x/venue/a"]) {

@@ -151,7 +151,9 @@ const carbonara2 = () => menuItem(line(CARBONARA, 2, 3380, large()), 1390, PASTA
 const labels = (q: J) => q.checkout_rows.flatMap((r: J) => r.label ?? []);
 const amounts = (q: J) =>
   q.checkout_rows.filter((r: J) => r.template === "amount_row").map((r: J) => r.amount.amount);
-const schedules = (q: J) => q.delivery_configs.map((c: J) => c.schedule);
+/** Schedule slugs of the home-delivery configs (restaurants also list a takeaway config). */
+const schedules = (q: J) =>
+  q.delivery_configs.filter((c: J) => c.method === "homedelivery").map((c: J) => c.schedule);
 const selected = (q: J) => q.delivery_configs.filter((c: J) => c.selected).map((c: J) => c.schedule);
 
 /** Rows add up to the total, which is the payable amount and the breakdown total. */
@@ -359,6 +361,11 @@ Deno.test("checkout: the sample quote, rows adding up, fees from the dynamic pag
   assert.equal(q.purchase_validation.end_amount, 3380);
   assert.equal(q.purchase_validation.priority_delivery_fee, null);
   assert.deepEqual(schedules(q), ["standard", "priority"]);
+  // A takeaway method config with the "standard" schedule slug, as real checkouts send.
+  assert.deepEqual(
+    q.delivery_configs.filter((c: J) => c.method === "takeaway").map((c: J) => [c.label, c.schedule]),
+    [["Takeaway", "standard"]],
+  );
   assert.deepEqual(selected(q), [], "none marked selected");
   assert.deepEqual(q.delivery_configs[0].estimate, { label: "25-35 min", min: 25, mean: 30, max: 35 });
   assert.deepEqual(q.tip_config.tip_amounts, [100, 200, 300]);

@@ -78,20 +78,33 @@ Deno.test("front feed: overlapping venue sections, brands, categories, unknown t
   assert.equal(status, 200);
   assert.equal(body.city_data.country_code_alpha3, "FIN");
   const sections: J[] = body.sections;
-  const lists = sections.filter((s) => s.template === "venue-list");
+  const lists = sections.filter((s) => ["venue-list", "venue-vertical-list"].includes(s.template));
   assert.ok(lists.length >= 5);
   assert.ok(lists.some((s) => s.items.length === 0), "an empty section the client must drop");
-  const tiles: J[] = lists.flatMap((s) => s.items);
+  // Real pages vary: a vertical list of `venue-large` tiles, and banner tiles among venue tiles.
+  const vertical = sections.find((s) => s.template === "venue-vertical-list");
+  assert.ok(vertical.items.length > 0 && vertical.items.every((t: J) => t.template === "venue-large"));
+  const banners = lists.flatMap((s) => s.items).filter((t: J) => !t.venue);
+  assert.deepEqual(banners.map((t: J) => t.template), ["banner"]);
+  const tiles: J[] = lists.flatMap((s) => s.items).filter((t: J) => t.venue);
   const ids = tiles.map((t) => t.venue.id);
   assert.ok(new Set(ids).size < ids.length, "venues repeat across sections");
-  assert.ok(tiles.every((t) => t.template === "venue" && t.link.target === t.venue.id));
+  assert.ok(
+    tiles.every((t) => ["venue", "venue-large"].includes(t.template) && t.link.target === t.venue.id),
+  );
+  // Taglines end with a line break; coordinates are [lon, lat]; distance sortables are not metres.
+  assert.ok(tiles.every((t) => /\n$/.test(t.venue.short_description ?? t.venue.short_description_v2.value)));
+  const pasta = tiles.find((t) => t.venue.slug === "pasta-piccola");
+  assert.deepEqual(pasta.venue.location, [24.94, 60.17]);
+  const sortable = pasta.sorting.sortables.find((x: J) => x.id === "distance").value;
+  assert.ok(sortable < 10, `a rank, not ~320 metres (${sortable})`);
 
   const brands = sections.find((s) => s.template === "brand-carousel");
   assert.ok(
     brands.items.length >= 2 && brands.items.every((b: J) => b.template === "brand" && b.title && b.link),
   );
   assert.ok(sections.find((s) => s.name === "categories").items.length > 5);
-  const known = ["venue-list", "brand-carousel", "category-list"];
+  const known = ["venue-list", "venue-vertical-list", "brand-carousel", "category-list"];
   assert.ok(sections.some((s) => !known.includes(s.template)));
 
   const venues = new Map(tiles.map((t) => [t.venue.slug, t.venue]));
@@ -155,21 +168,35 @@ Deno.test("search: venues target, preview, bad bodies", async () => {
   assert.equal((await search({ q: "x", target: "menus" })).status, 400);
 });
 
-Deno.test("venue static page: opening times (split, empty day, legacy form), 404", async () => {
-  const { body } = await get("consumer_api", "/order-xp/web/v1/pages/venue/slug/pasta-piccola/static");
+Deno.test("venue static page: hours in three shapes, the rating as a string, campaigns, 404", async () => {
+  const staticPage = async (slug: string) =>
+    (await get("consumer_api", `/order-xp/web/v1/pages/venue/slug/${slug}/static`)).body;
+  const body = await staticPage("pasta-piccola");
   assert.equal(body.venue.id, "650000000000000000000aa1");
   assert.equal(body.venue.currency, "EUR");
-  const hours = body.venue_raw.opening_times;
-  assert.deepEqual(hours.monday.map((r: J) => r.value), [39600, 54000, 61200, 79200]);
-  assert.deepEqual(hours.sunday, []);
+  // The newer shape: one entry per described day, en dashes, comma-separated ranges, "Closed".
+  const schedule: J[] = body.venue.opening_times_schedule;
+  assert.deepEqual(schedule[0], { day: "Monday", formatted_times: "11:00–15:00, 17:00–22:00" });
+  assert.deepEqual(schedule.at(-1), { day: "Sunday", formatted_times: "Closed" });
+  assert.ok(!("opening_times" in body.venue_raw));
+  assert.deepEqual(body.venue.rating, { rating: 5, score: "9.1", score_raw: 9.1, volume: 340 });
   assert.ok(body.venue_raw.discounts.length > 0);
-  const legacy = await get("consumer_api", "/order-xp/web/v1/pages/venue/slug/lohikeitto-kauppatori/static");
-  assert.deepEqual(legacy.body.venue_raw.opening_times.monday[0], {
-    type: "open",
-    value: { $date: 39600000 },
-  });
-  const pharmacy = await get("consumer_api", "/order-xp/web/v1/pages/venue/slug/apteekki-aleksi/static");
-  assert.ok(!("sunday" in pharmacy.body.venue_raw.opening_times));
+  const night = await staticPage("shawarma-sorkka");
+  assert.deepEqual(night.venue.opening_times_schedule.slice(0, 2), [
+    { day: "Monday", formatted_times: "Closed" },
+    { day: "Tuesday", formatted_times: "18:00–02:00" },
+  ]);
+  // The older map in seconds: every described day present, closed days as [].
+  const sakura = await staticPage("sakura-sushi-bar");
+  assert.deepEqual(sakura.venue_raw.opening_times.monday.map((r: J) => r.value), [36000, 79200]);
+  assert.ok(!("opening_times_schedule" in sakura.venue));
+  const legacy = await staticPage("lohikeitto-kauppatori");
+  assert.deepEqual(legacy.venue_raw.opening_times.monday[0], { type: "open", value: { $date: 39600000 } });
+  assert.deepEqual(legacy.venue_raw.opening_times.sunday, []);
+  const pharmacy = await staticPage("apteekki-aleksi");
+  assert.ok(!("sunday" in pharmacy.venue_raw.opening_times), "an undescribed day");
+  // A campaign only the dynamic page carries is not on the static page.
+  assert.deepEqual(sakura.venue_raw.discounts, []);
   assert.equal(
     (await get("consumer_api", "/order-xp/web/v1/pages/venue/slug/no-such-venue/static")).status,
     404,
@@ -189,6 +216,12 @@ Deno.test("venue dynamic page: delivery configs, banners, price ranges", async (
   assert.deepEqual(schedules((await dynamic("bistro-bulevardi")).body), []);
   const trackers = (await dynamic("kallio-burger")).body.venue.offer_assistant.offer_trackers;
   assert.ok(trackers[0].title.includes("€25.00"));
+  // Campaigns in the real shape: effects, conditions, description.title.
+  const [free] = (await dynamic("sakura-sushi-bar")).body.venue_raw.discounts;
+  assert.match(free.id, /^venue_campaign:/);
+  assert.deepEqual(free.description, { title: "€0 delivery fee" });
+  assert.deepEqual(free.conditions, {});
+  assert.equal(free.effects.delivery_discount.fraction, 1);
   assert.equal((await get("consumer_api", "/order-xp/web/v1/venue/slug/nope/dynamic/")).status, 404);
 });
 

@@ -92,7 +92,7 @@ Deno.test("venue details: record table, json and yaml; --include sections; fees 
   });
 });
 
-Deno.test("venue hours: split shifts, $date values, days without rows, --timezone label, table and yaml", async () => {
+Deno.test("venue hours: the schedule shape, the older maps ($date too), closed vs unknown days, --timezone label, table and yaml", async () => {
   await withEnv(async (t) => {
     const p = await json(t, ["venue", "hours", "pasta-piccola"]);
     assert.equal(p.data.timezone, "Europe/Helsinki");
@@ -103,6 +103,8 @@ Deno.test("venue hours: split shifts, $date values, days without rows, --timezon
       { day: "monday", open: "17:00", close: "22:00" },
     ]);
     assert.deepEqual(p.data.days_without_hours, ["sunday"]);
+    assert.deepEqual(p.data.closed_days, ["sunday"], "the schedule says Closed");
+    assert.deepEqual(p.data.unknown_days, []);
     assert.ok(!p.data.hours.some((h: Any) => h.day === "sunday"));
 
     // {"$date": ms} values; the label is reported and converts nothing.
@@ -118,16 +120,22 @@ Deno.test("venue hours: split shifts, $date values, days without rows, --timezon
     assert.equal(legacy.data.timezone_label, "America/New_York");
     assert.match(legacy.warnings.join("\n"), /not converted/);
 
-    // No sunday key at all.
+    // No sunday key at all: unknown, never "closed".
     const pharmacy = await json(t, ["venue", "hours", "apteekki-aleksi"]);
     assert.deepEqual(pharmacy.data.days_without_hours, ["sunday"]);
+    assert.deepEqual(pharmacy.data.unknown_days, ["sunday"]);
+    assert.deepEqual(pharmacy.data.closed_days, []);
     assert.deepEqual(pharmacy.data.hours.at(-1), { day: "saturday", open: "09:00", close: "18:00" });
+    const pharmacyTable = await t.run(["venue", "hours", "apteekki-aleksi"]);
+    assert.match(pharmacyTable.stdout, /sunday\s+unknown/);
+    assert.doesNotMatch(pharmacyTable.stdout, /closed/);
+    // Schedule ranges past midnight ("18:00–02:00") and a "Closed" Monday.
     const late = await json(t, ["venue", "hours", "shawarma-sorkka"]);
-    assert.deepEqual(late.data.hours.find((h: Any) => h.day === "saturday"), {
-      day: "saturday",
-      open: "10:30",
-      close: "24:00",
-    });
+    assert.deepEqual(late.data.hours.filter((h: Any) => ["tuesday", "saturday"].includes(h.day)), [
+      { day: "tuesday", open: "18:00", close: "02:00" },
+      { day: "saturday", open: "17:00", close: "03:00" },
+    ]);
+    assert.deepEqual(late.data.closed_days, ["monday"]);
 
     const y = await t.run([
       "venue",
@@ -290,7 +298,7 @@ Deno.test("venue menu (full assortment): items, availability, money, notices, op
     );
     assert.equal(carbonara.option_group_count, 3);
 
-    // --category on a full venue: the category endpoint carries the items, no batch call.
+    // --category on a full venue filters the assortment: no category call, nothing reported missing.
     const cat = await json(t, [
       "venue",
       "menu",
@@ -301,9 +309,18 @@ Deno.test("venue menu (full assortment): items, availability, money, notices, op
     ]);
     assert.deepEqual([cat.data.scope, cat.data.completeness, cat.data.total], ["category", "complete", 6]);
     assert.deepEqual(cat.data.items[0].options, carbonara.options);
-    assert.deepEqual(upstream(t.log()), [
-      `GET consumer_api ${ASSORTMENT}/pasta-piccola/assortment/categories/slug/pasta-1`,
-    ]);
+    assert.deepEqual(upstream(t.log()), [`GET consumer_api ${ASSORTMENT}/pasta-piccola/assortment`]);
+    assert.ok(cat.data.items.every((i: Any) => i.category === "pasta-1"));
+    assert.deepEqual(cat.warnings, []);
+    // Even when the category endpoint would 404 for it (the real API may not serve full venues there).
+    t.sandbox.setFaults([{ path: `${ASSORTMENT}/pasta-piccola/assortment/categories/slug/*`, status: 404 }]);
+    const again = await json(t, ["venue", "menu", "pasta-piccola", "--category", "drinks-4"]);
+    assert.deepEqual([again.data.completeness, again.data.total], ["complete", 3]);
+    t.sandbox.setFaults([]);
+    const typo = await json(t, ["venue", "menu", "pasta-piccola", "--category", "pasta"], 1);
+    assert.equal(typo.error.code, "SVC_NOT_FOUND");
+    assert.deepEqual(typo.error.details.suggestions, ["pasta-1"]);
+    assert.deepEqual(upstream(t.log()), [`GET consumer_api ${ASSORTMENT}/pasta-piccola/assortment`]);
 
     // Without --include-options items carry only the group count.
     const plain = await json(t, ["venue", "menu", "pasta-piccola"]);
@@ -454,6 +471,7 @@ Deno.test("partial assortment: categories only and explicit, --category hydrates
     assert.deepEqual(milk.data.categories.map((c: Any) => c.slug), ["milk-6"]);
     const log = upstream(t.log());
     assert.deepEqual(log, [
+      root,
       `GET consumer_api ${ASSORTMENT}/${slug}/assortment/categories/slug/milk-6`,
       items,
       items,
@@ -735,6 +753,7 @@ async function staticBody(t: Env, slug: string): Promise<Any> {
 Deno.test("venue hours: a shift past midnight is one row under the opening day, close earlier than open", async () => {
   await withEnv(async (t) => {
     const body = await staticBody(t, "pasta-piccola");
+    delete body.venue.opening_times_schedule; // only the older map shape
     body.venue_raw.opening_times = {
       friday: [{ type: "open", value: 64800 }],
       saturday: [{ type: "close", value: 3600 }, { type: "open", value: 32400 }, {
@@ -756,6 +775,8 @@ Deno.test("venue hours: a shift past midnight is one row under the opening day, 
       { day: "sunday", open: "20:00", close: "00:30" },
     ]);
     assert.deepEqual(h.data.days_without_hours, ["monday", "tuesday", "wednesday", "thursday"]);
+    assert.deepEqual(h.data.closed_days, ["monday"], "Monday's list only closes Sunday's shift");
+    assert.deepEqual(h.data.unknown_days, ["tuesday", "wednesday", "thursday"]);
     assert.deepEqual(h.warnings, []);
     const table = await t.run(["venue", "hours", "pasta-piccola"]);
     assert.equal(table.code, 0, table.stderr);
@@ -763,7 +784,8 @@ Deno.test("venue hours: a shift past midnight is one row under the opening day, 
     assert.match(table.stdout, /saturday\s+09:00\s+11:00\n/);
     assert.match(table.stdout, /sunday\s+20:00\s+00:30 \(next day\)/);
     assert.match(table.stdout, /monday\s+closed/);
-    assert.doesNotMatch(table.stdout, /friday\s+closed/);
+    assert.match(table.stdout, /tuesday\s+unknown/);
+    assert.doesNotMatch(table.stdout, /(tuesday|wednesday|thursday|friday)\s+closed/);
   });
 });
 

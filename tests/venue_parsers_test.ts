@@ -16,13 +16,11 @@ import {
   categoryRow,
   detailsOf,
   feesOf,
-  hhmm,
   hoursOf,
   leafCategories,
   parseCategoryTree,
-  parseOpeningTimes,
-  timeValueSeconds,
 } from "../src/services/venue.ts";
+import { hhmm, parseHours, timeValueSeconds } from "../src/services/hours.ts";
 import type { VenueStatic } from "../src/services/venue_lookup.ts";
 import { parseInclude, parseItemArgs, parseMenuRequest, parseTimezone } from "../src/cli/venue.ts";
 import { parsePaging } from "../src/cli/paging.ts";
@@ -32,6 +30,10 @@ function sink() {
   const warnings: string[] = [];
   return { warnings, warn: (m: string) => void warnings.push(m), locale: "en-FI" };
 }
+
+/** The older `opening_times` map shape alone. */
+const parseOpeningTimes = (raw: unknown, warn: (m: string) => void) =>
+  parseHours({ venue_raw: { opening_times: raw } }, warn);
 
 const page = (payload: Record<string, unknown>): VenueStatic => ({
   id: "650000000000000000000aa1",
@@ -74,6 +76,9 @@ Deno.test("opening times: seconds, $date, HH:MM, split shifts, days without rows
     { day: "saturday", open: "11:00", close: "20:00" },
   ]);
   assert.deepEqual(parsed.days_without_hours, ["wednesday", "thursday", "sunday"]);
+  // An empty list says "closed"; a null list or an unreadable value describes nothing: unknown.
+  assert.deepEqual(parsed.closed_days, ["wednesday"]);
+  assert.deepEqual(parsed.unknown_days, ["thursday", "sunday"]);
   const w = s.warnings.join("\n");
   assert.match(w, /closing time without an opening time on saturday/);
   assert.match(w, /opening time without a closing time on saturday/);
@@ -82,9 +87,12 @@ Deno.test("opening times: seconds, $date, HH:MM, split shifts, days without rows
   assert.match(w, /unknown day "holiday"/);
 
   const none = sink();
+  const all = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
   assert.deepEqual(parseOpeningTimes(undefined, none.warn), {
     hours: [],
-    days_without_hours: ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"],
+    closed_days: [],
+    unknown_days: all,
+    days_without_hours: all,
   });
   assert.deepEqual(none.warnings, []);
   const odd = sink();
@@ -161,7 +169,7 @@ Deno.test("hours: payload timezone and the label are separate; a differing label
   const nothing = hoursOf(page({}), null, bare);
   assert.equal(nothing.timezone, null);
   assert.equal(nothing.name, null);
-  assert.match(bare.warnings[0], /carries no opening times/);
+  assert.match(bare.warnings[0], /carries no opening hours; they are unknown/);
 });
 
 Deno.test("option groups: binding ids, ranges, missing definitions, embedded values, null vs 0 prices", () => {

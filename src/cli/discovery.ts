@@ -26,6 +26,13 @@ const VENUE_TYPES = ["restaurant", "grocery", "pharmacy", "retail"] as const;
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 
+/** The delivery fee, with the fee before a campaign beside it when one lowered it (--enrich). */
+function feeText(r: VenueRow & { delivery_fee_original?: VenueRow["delivery_fee"] }): string | null {
+  const fee = r.delivery_fee?.formatted ?? null;
+  const was = r.delivery_fee_original?.formatted;
+  return fee && was ? `${fee} (was ${was})` : fee;
+}
+
 /** The 8 default venue columns, plus Highlights by the auto rule. */
 export function venueTable(rows: VenueRow[], highlights: boolean | "auto", ui: Ui, title?: string): string {
   const show = highlights === "auto" ? rows.some((r) => r.menu_highlights.length > 0) : highlights;
@@ -40,7 +47,7 @@ export function venueTable(rows: VenueRow[], highlights: boolean | "auto", ui: U
       r.top_offer && t(r.top_offer, 26),
       r.rating === null ? null : r.rating.toFixed(1),
       r.delivery_estimate,
-      r.delivery_fee?.formatted ?? null,
+      feeText(r),
       r.wolt_plus,
     ];
     if (show) cells.push(r.menu_highlights.length ? t(r.menu_highlights.join(", "), 32) : null);
@@ -177,26 +184,34 @@ async function runCategories(rt: Runtime): Promise<void> {
 }
 
 function itemsTable(d: ItemSearchResult, ui: Ui): string {
-  if (!d.items.length) return `(no items match "${d.query}")`;
-  const byRank = new Map(d.items.map((i) => [i.global_rank, i]));
+  // Menu notices (zero-price hits) stay in JSON; the table hides them and says how many.
+  const products = d.items.filter((i) => !i.notice);
+  const notices = d.items.length - products.length;
+  if (!products.length) {
+    return `(no items match "${d.query}")` + (notices ? `\n${notices} menu notice(s) hidden` : "");
+  }
+  const byRank = new Map(products.map((i) => [i.global_rank, i]));
   const rows: Cell[][] = [];
   for (const g of d.venue_groups) {
-    const shown = g.item_ranks.slice(0, 3).map((r) => byRank.get(r)!);
+    const ranks = g.item_ranks.filter((r) => byRank.has(r));
+    if (!ranks.length) continue;
+    const shown = ranks.slice(0, 3).map((r) => byRank.get(r)!);
     shown.forEach((i, n) =>
       rows.push([
         n === 0 ? ui.table.truncate(g.venue_name ?? g.venue_slug ?? "?", 28) : "",
         ui.table.truncate(i.name, 42),
-        i.price.formatted ?? i.price.amount,
+        i.price ? i.price.formatted ?? i.price.amount : "price unknown",
         i.is_available === null ? "?" : i.is_available,
         i.item_id,
         n === 0 ? g.venue_slug : "",
       ])
     );
-    if (g.item_ranks.length > 3) rows.push(["", `… ${g.item_ranks.length - 3} more`, "", "", "", ""]);
+    if (ranks.length > 3) rows.push(["", `… ${ranks.length - 3} more`, "", "", "", ""]);
   }
   const footer = [
-    `${d.returned_count} item(s) from ${d.venue_groups.length} venue(s); completeness unknown` +
-    (d.limit_reached ? ` (limit ${d.limit} reached)` : ""),
+    `${products.length} item(s) from ${rows.filter((r) => r[0]).length} venue(s); completeness unknown` +
+    (d.limit_reached ? ` (limit ${d.limit} reached)` : "") +
+    (notices ? `; ${notices} menu notice(s) hidden` : ""),
     `more from one venue: svc venue menu <slug> --query ${JSON.stringify(d.query)}`,
   ].join("\n");
   return ui.table.renderTable(["Venue", "Item", "Price", "Available", "Item id", "Slug"], rows, ui.style) +

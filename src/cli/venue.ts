@@ -12,7 +12,7 @@ import type {
   VenueItemDetail,
   VenueMenu,
 } from "../services/menu.ts";
-import type { HoursRow, VenueCategories, VenueDetails, VenueHours } from "../services/venue.ts";
+import type { VenueCategories, VenueDetails, VenueHours } from "../services/venue.ts";
 import { DETAIL_SECTIONS, type DetailSection, WEEKDAYS } from "../services/venue_constants.ts";
 import type { ResolvedLocation } from "../services/location.ts";
 import { parsePaging } from "./paging.ts";
@@ -246,7 +246,10 @@ const renderDetails: TableRenderer<VenueDetails> = (d, { style, table }) => {
   }
   if (d.tags !== undefined) record.Tags = d.tags.join(", ") || null;
   if (d.fees !== undefined) {
-    record["Delivery fee"] = amount(d.fees?.delivery_fee);
+    record["Delivery fee"] = amount(d.fees?.delivery_fee) &&
+      (d.fees?.delivery_fee_original
+        ? `${amount(d.fees.delivery_fee)} (was ${amount(d.fees.delivery_fee_original)})`
+        : amount(d.fees?.delivery_fee));
     record["Open now"] = d.fees?.open_now ?? null;
     record.Estimate = d.fees?.estimate_minutes
       ? `${d.fees.estimate_minutes.min}-${d.fees.estimate_minutes.max} min`
@@ -257,29 +260,32 @@ const renderDetails: TableRenderer<VenueDetails> = (d, { style, table }) => {
         (r.rate ? ` + ${(r.rate * 100).toFixed(1)} %` : "");
     }
   }
-  const hours = d.hours ? hoursTable(d.hours, d.timezone, style, table) : null;
+  const hours = d.hours
+    ? hoursTable({ hours: d.hours, closed_days: d.closed_days ?? [], timezone: d.timezone }, style, table)
+    : null;
   return join([table.renderRecord(record, style, d.name ?? d.slug), hours]);
 };
 
 function hoursTable(
-  hours: HoursRow[],
-  timezone: string | null,
+  d: Pick<VenueHours, "hours" | "closed_days" | "timezone">,
   style: Parameters<TableRenderer<unknown>>[1]["style"],
   table: Parameters<TableRenderer<unknown>>[1]["table"],
 ): string {
   const rows: (string | null)[][] = [];
   for (const day of WEEKDAYS) {
-    const windows = hours.filter((h) => h.day === day);
-    if (!windows.length) rows.push([day, "closed", null]);
+    const windows = d.hours.filter((h) => h.day === day);
+    // "closed" only when the venue page says so; a day it does not describe is unknown.
+    if (!windows.length) rows.push([day, d.closed_days.includes(day) ? "closed" : "unknown", null]);
     // A close earlier than the open is past midnight (the shift runs into the next day).
     for (const w of windows) rows.push([day, w.open, w.close < w.open ? `${w.close} (next day)` : w.close]);
   }
-  const title = `Opening hours (venue-local${timezone ? `, ${timezone}` : ""})`;
+  const title = `Opening hours (venue-local${d.timezone ? `, ${d.timezone}` : ""})`;
   return table.renderTable(["Day", "Open", "Close"], rows, style, title);
 }
 
 const renderHours: TableRenderer<VenueHours> = (d, { style, table }) => {
-  const lines = [hoursTable(d.hours, d.timezone, style, table)];
+  const lines = [hoursTable(d, style, table)];
+  if (d.unknown_days.length) lines.push("unknown: the venue page does not describe these days");
   if (d.timezone_label) lines.push(`Timezone label: ${d.timezone_label} (times are not converted)`);
   return `${style.bold(d.name ?? d.slug)}\n${lines.join("\n")}`;
 };

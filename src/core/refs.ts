@@ -15,7 +15,7 @@ const SLUG = /^[a-z0-9][a-z0-9-]{0,127}$/;
 const VENUE_FORMS = "a venue slug (pasta-piccola), a 24-character hex id, or a venue URL " +
   "(https://<host>/<locale>/<country>/<city>/venue/<slug>)";
 const ITEM_FORMS = "a 24-character hex item id, or an item URL (…/venue/<slug>/itemid-<id>, " +
-  "…/menuitem-<id>, or the venue URL with ?itemid=<id>)";
+  "…/venue/<slug>/<item-name>-itemid-<id>, …/menuitem-<id>, or the venue URL with ?itemid=<id>)";
 
 function tryUrl(input: string): URL | undefined {
   if (!/^https?:\/\//i.test(input)) return undefined;
@@ -63,7 +63,8 @@ export function parseItemRef(input: string): ItemRef {
   if (url) {
     const venueSlug = slugFromPath(url);
     const fromQuery = url.searchParams.get("itemid") ?? url.searchParams.get("itemId");
-    const fromPath = url.pathname.match(/\/(?:itemid|menuitem)-([0-9a-f]{24})(?:\/|$)/i)?.[1];
+    // `…/itemid-<id>`, and the web app's `…/<item-name>-itemid-<id>` (also `menuitem-`).
+    const fromPath = url.pathname.match(/[/-](?:itemid|menuitem)-([0-9a-f]{24})(?:\/|$)/i)?.[1];
     const itemId = fromPath ?? (fromQuery && isObjectId(fromQuery) ? fromQuery : undefined);
     if (itemId) return { itemId: itemId.toLowerCase(), ...(venueSlug ? { venueSlug } : {}) };
   }

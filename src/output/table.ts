@@ -1,18 +1,21 @@
 /** Table rendering for people (not part of the stable contract). Loaded lazily: only table mode needs it. */
 
 import Table from "cli-table3";
+import { cellSafe } from "./sanitize.ts";
 import type { Style } from "./style.ts";
 
 export type Cell = string | number | boolean | null | undefined;
 
+/** A cell as one line of terminal-safe text (whitespace collapsed, control characters visible). */
 export function cellText(v: Cell): string {
   if (v === null || v === undefined) return "-";
   if (typeof v === "boolean") return v ? "yes" : "no";
-  return String(v);
+  return cellSafe(String(v));
 }
 
 /** Truncates to `max` display characters with a trailing "…". */
 export function truncate(s: string, max: number): string {
+  s = cellSafe(s);
   const chars = Array.from(s);
   return chars.length <= max ? s : chars.slice(0, Math.max(0, max - 1)).join("") + "…";
 }
@@ -102,7 +105,7 @@ export function renderTable(
   });
   for (const row of texts) table.push(row);
   const body = table.toString().split("\n").map((l: string) => l.trimEnd()).join("\n");
-  return title ? `${style.bold(title)}\n${body}` : body;
+  return title ? `${style.bold(cellSafe(title))}\n${body}` : body;
 }
 
 /** Field | Value table for single records. */

@@ -7,11 +7,20 @@
 import { SvcError } from "../core/errors.ts";
 import type { ItemRef, VenueRef } from "../core/refs.ts";
 import { formatMinor, type Money, money } from "../core/money.ts";
-import { arr, language, num, obj, type ServiceContext, str } from "./context.ts";
+import type { ServiceContext } from "./context.ts";
 import type { ResolvedLocation } from "./location.ts";
 import type { VenueStatic } from "./venue_lookup.ts";
 import { identityOf, openVenue } from "./venue.ts";
-import { ItemParser, type MenuItem, optionDefs, type OptionGroup, venueItem, venueMenu } from "./menu.ts";
+import {
+  assortmentDetails,
+  contentDetail,
+  degradable,
+  itemPage,
+  type MenuItem,
+  type OptionGroup,
+  type VenueItemDetail,
+  venueMenu,
+} from "./menu.ts";
 import {
   assertCompleteSnapshot,
   type Basket,
@@ -164,128 +173,66 @@ interface CurrentItem {
   id: string;
   name: string | null;
   unit_price: number | null;
+  /** The currency of the item's price (its own, else its venue's); null when unknown. */
+  currency: string | null;
   options: OptionGroup[] | null;
   blocked: string | null;
 }
 
-/** Rule 2/3: the item endpoint, then assortment metadata, then venue content; blocked or missing items fail. */
+const completeOptions = (o: OptionGroup[] | undefined) => !!o && !o.some((g) => !g.values.length);
+
+/**
+ * Rules 2/3: the item page, then assortment metadata when the page failed or lacks the price or
+ * option values, then venue content when there is still no item or no price. Blocked or missing
+ * items fail; availability must be stated somewhere.
+ */
 async function refreshItem(ctx: ServiceContext, venue: VenueStatic, itemId: string): Promise<CurrentItem> {
-  const ref: VenueRef = { kind: "slug", slug: venue.slug };
-  let detail: MenuItem | undefined;
+  let page: VenueItemDetail | undefined;
   let missing = false;
   try {
-    detail = await venueItem(ctx, ref, { itemId });
+    page = await itemPage(ctx, venue, itemId);
   } catch (e) {
-    if (!(e instanceof SvcError)) throw e;
+    if (!degradable(e)) throw e;
     if (e.code === "SVC_NOT_FOUND") missing = true;
-    else if (["SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED"].includes(e.code)) throw e;
     else ctx.warn(`the item page of ${itemId} could not be read (${e.code}); using assortment metadata`);
   }
-  let assortment: MenuItem | undefined;
-  const incomplete = !detail || detail.price === null || !detail.options ||
-    detail.options.some((g) => !g.values.length);
-  if (incomplete) assortment = (await assortmentItems(ctx, venue, [itemId]))[0];
-  if (!detail && !assortment) {
-    if (missing) {
-      throw new SvcError(
-        "SVC_ITEM_UNAVAILABLE",
-        `item ${itemId} is not on the current menu of "${venue.slug}"`,
-      );
-    }
-    const fromContent = await contentItem(ctx, venue, itemId);
-    if (!fromContent) {
-      throw new SvcError(
-        "SVC_ITEM_AVAILABILITY_UNKNOWN",
-        `the current availability of item ${itemId} could not be verified, so it was not added`,
-      );
-    }
-    return { ...fromContent, options: null };
+  let assortment: VenueItemDetail | undefined;
+  if (!page || page.price === null || !completeOptions(page.options)) {
+    assortment = (await assortmentDetails(ctx, venue, [itemId]).catch((e) => {
+      if (!degradable(e)) throw e;
+      return [];
+    }))[0];
   }
-  const primary = detail ?? assortment!;
-  const blockedBy = [detail, assortment].find((i) => i && i.available === false);
-  const options = detail?.options && !detail.options.some((g) => !g.values.length)
-    ? detail.options
-    : assortment?.options ?? detail?.options ?? null;
+  const known = page ?? assortment;
+  let content: { detail: VenueItemDetail; availabilityStated: boolean } | undefined;
+  if (!known || (page?.price ?? assortment?.price ?? null) === null) {
+    content = await contentDetail(ctx, venue, itemId).catch((e) => {
+      if (!degradable(e)) throw e;
+      return undefined;
+    });
+  }
+  if (!known) {
+    // Only the content menu has it: its availability must be stated (rule 3).
+    if (!content || !content.availabilityStated) {
+      throw missing && !content
+        ? new SvcError("SVC_ITEM_UNAVAILABLE", `item ${itemId} is not on the current menu of "${venue.slug}"`)
+        : new SvcError(
+          "SVC_ITEM_AVAILABILITY_UNKNOWN",
+          `the current availability of item ${itemId} could not be verified, so it was not added`,
+        );
+    }
+  }
+  const sources = [page, assortment, content?.detail].filter((d): d is VenueItemDetail => !!d);
+  const priced = sources.find((d) => d.price !== null);
+  const blockedBy = sources.find((d) => d.available === false);
   return {
-    id: primary.id,
-    name: detail?.name ?? assortment?.name ?? null,
-    unit_price: detail?.price?.amount ?? assortment?.price?.amount ?? null,
-    options,
+    id: sources[0].id,
+    name: sources.find((d) => d.name)?.name ?? null,
+    unit_price: priced?.price?.amount ?? null,
+    currency: priced?.price?.currency ?? null,
+    options: sources.find((d) => completeOptions(d.options))?.options ?? page?.options ?? null,
     blocked: blockedBy ? (blockedBy.unavailable_reason ?? "unavailable") : null,
   };
-}
-
-/** Items by id from the assortment's items endpoint (one batch), parsed with options; [] on failure. */
-export async function assortmentItems(
-  ctx: ServiceContext,
-  venue: Pick<VenueStatic, "slug" | "payload" | "id">,
-  itemIds: string[],
-): Promise<MenuItem[]> {
-  try {
-    const { data } = await ctx.gw.request({
-      host: "consumer_api",
-      method: "POST",
-      path: `/consumer-api/consumer-assortment/v1/venues/slug/${
-        encodeURIComponent(venue.slug)
-      }/assortment/items`,
-      query: { language: language(ctx.locale) },
-      json: { item_ids: itemIds },
-      auth: "optional",
-      retry: true, // a read
-    });
-    const body = obj(data);
-    const parser = new ItemParser({
-      currency: identityOf(venue as VenueStatic).currency,
-      locale: ctx.locale,
-      defs: optionDefs(body?.options),
-      includeOptions: true,
-    });
-    return arr(body?.items).map((raw) => parser.item(raw, true)).filter((i): i is MenuItem =>
-      !!i && itemIds.includes(i.id)
-    );
-  } catch (e) {
-    if (e instanceof SvcError && ["SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED"].includes(e.code)) throw e;
-    return [];
-  }
-}
-
-/** Last resort for name and price: the first page of the venue-content menu. */
-async function contentItem(
-  ctx: ServiceContext,
-  venue: VenueStatic,
-  itemId: string,
-): Promise<
-  { id: string; name: string | null; unit_price: number | null; blocked: string | null } | undefined
-> {
-  try {
-    const { data } = await ctx.gw.request({
-      host: "consumer_api",
-      method: "GET",
-      path: `/consumer-api/venue-content-api/v3/web/venue-content/slug/${encodeURIComponent(venue.slug)}`,
-      auth: "optional",
-    });
-    for (const s of arr(obj(data)?.sections)) {
-      for (const i of arr(obj(s)?.items)) {
-        const it = obj(i);
-        if (str(it?.id) !== itemId) continue;
-        // Availability must be stated here too (rule 3): without it the item cannot be verified.
-        if (!it || !("disabled_info" in it || "purchasable_balance" in it)) return undefined;
-        const balance = num(it.purchasable_balance);
-        const blocked = it.disabled_info !== null && it.disabled_info !== undefined
-          ? str(obj(it.disabled_info)?.disable_text) ?? "unavailable"
-          : balance !== undefined && balance <= 0
-          ? "out of stock"
-          : null;
-        return {
-          id: itemId,
-          name: str(it.name) ?? null,
-          unit_price: num(it.price) ?? num(obj(it.price)?.amount) ?? null,
-          blocked,
-        };
-      }
-    }
-  } catch { /* fall through: availability stays unverified */ }
-  return undefined;
 }
 
 function findGroup(groups: OptionGroup[], key: string): OptionGroup {
@@ -410,7 +357,8 @@ export async function addToCart(
     const basket = baskets.find((b) => b.venue.id === venue.id);
     if (basket) assertCompleteSnapshot(basket);
 
-    const currency = identityOf(venue).currency ?? basket?.venue.currency ?? null;
+    // Rule 4: the item's own currency, then the basket's, then the venue's; never a default.
+    const currency = current.currency ?? basket?.venue.currency ?? identityOf(venue).currency ?? null;
     if (!currency) {
       throw new SvcError(
         "SVC_CURRENCY_UNKNOWN",
@@ -483,12 +431,12 @@ export async function addToCart(
 export async function nameBasketOptions(ctx: ServiceContext, basket: Basket): Promise<void> {
   const ids = basket.lines.filter((l) => l.options.length).map((l) => l.id);
   if (!ids.length || !basket.venue.slug || !basket.venue.id) return;
-  const items = await assortmentItems(
-    ctx,
-    { slug: basket.venue.slug, payload: {}, id: basket.venue.id },
-    ids,
-  );
-  const groups = new Map(items.map((i) => [i.id, i.options ?? []]));
+  const venue = { slug: basket.venue.slug, id: basket.venue.id, payload: {}, from_cache: false };
+  const items = await assortmentDetails(ctx, venue, ids).catch((e) => {
+    if (!degradable(e)) throw e;
+    return [];
+  });
+  const groups = new Map(items.map((i) => [i.id, i.options]));
   for (const line of basket.lines) {
     for (const o of line.options) {
       const g = groups.get(line.id)?.find((x) => x.id === o.id);

@@ -119,15 +119,19 @@ function parseConfigs(
   const out: Array<DeliveryConfig & { selected: boolean }> = [];
   for (const c of arr(raw)) {
     const cfg = obj(c);
-    const mode = str(cfg?.schedule);
+    const method = str(cfg?.method) ?? null;
+    // A takeaway config is its own mode, never a second "standard" delivery.
+    const takeaway = method === "takeaway";
+    const mode = takeaway ? "takeaway" : str(cfg?.schedule);
     if (!cfg || !mode) continue;
+    const label = str(cfg.label)?.trim() ?? null;
     const est = obj(cfg.estimate);
     const price = obj(obj(cfg.price)?.price);
     const amount = num(price?.amount);
     out.push({
       mode,
-      label: str(cfg.label) ?? null,
-      method: str(cfg.method) ?? null,
+      label: takeaway && !/take ?away|pick ?up|collect/i.test(label ?? "") ? "Takeaway" : label,
+      method,
       estimate: str(est?.label) ?? (num(est?.min) !== undefined ? `${est!.min}-${est!.max} min` : null),
       price: amount === undefined ? null : {
         ...money(amount, currency, locale),
@@ -190,7 +194,7 @@ async function fillCategories(
       const item = obj(obj(data)?.item) ?? obj(data);
       const category = str(item?.category_id);
       if (category) index.category.set(id, category);
-      const price = num(item?.price);
+      const price = num(item?.price) ?? num(obj(item?.price)?.amount);
       if (price !== undefined && !index.price.has(id)) index.price.set(id, price);
     } catch (e) {
       if (e instanceof SvcError && ["SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED"].includes(e.code)) throw e;
@@ -216,7 +220,15 @@ export async function checkoutPreview(
     (await resolveVenue(ctx, { kind: "id", id: venueId }, () => Promise.resolve(loc))).slug;
   const [currency, index] = await Promise.all([
     basketCurrency(ctx, { ...basket, venue: { ...basket.venue, slug } }),
-    assortmentIndex(ctx, slug),
+    assortmentIndex(ctx, slug).catch((e) => {
+      // Rule 2: an unavailable assortment does not abort the preview; item pages give the categories.
+      if (
+        !(e instanceof SvcError) || ["SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED", "SVC_INTERRUPTED"]
+          .includes(e.code)
+      ) throw e;
+      ctx.warn(`the assortment of "${slug}" is unavailable (${e.code}); categories come from the item pages`);
+      return { category: new Map(), price: new Map() } as AssortmentIndex;
+    }),
   ]);
   await fillCategories(ctx, venueId, basket.lines, index);
   let country = basket.venue.country;

@@ -22,6 +22,12 @@ export const str = (v: unknown): string | undefined => (typeof v === "string" &&
 export const num = (
   v: unknown,
 ): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+/** A number, or a plain decimal string ("9.2", "9,2") as some payloads send scores. */
+export const decimal = (v: unknown): number | undefined => {
+  if (typeof v === "number") return Number.isFinite(v) ? v : undefined;
+  if (typeof v !== "string" || !/^\s*-?\d+(?:[.,]\d+)?\s*$/.test(v)) return undefined;
+  return Number(v.trim().replace(",", "."));
+};
 export const bool = (v: unknown): boolean | undefined => (typeof v === "boolean" ? v : undefined);
 
 /** The language part of a BCP-47 locale ("en-FI" → "en"). */

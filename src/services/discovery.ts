@@ -5,7 +5,9 @@ import { type Money, money } from "../core/money.ts";
 import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
 import { coordsQuery, type ResolvedLocation } from "./location.ts";
 import { type PageInfo, paginate, type Paging } from "./paging.ts";
-import { addBadge, baseRow, type VenueListRow, type VenueRow, venueRowOf } from "./venue_rows.ts";
+import { addBadge, baseRow, ratingOf, type VenueListRow, type VenueRow, venueRowOf } from "./venue_rows.ts";
+import { campaignsOf, discountedDeliveryFee } from "./campaigns.ts";
+import { dynamicPage, dynamicPromotions } from "./venue.ts";
 
 export type { PageInfo, Paging };
 
@@ -50,9 +52,21 @@ interface FrontPage {
   sections: RawSection[];
 }
 
-const NON_VENUE_TEMPLATES = new Set(["category-list", "categories"]);
+/** Sections whose tiles are venue categories (read by `venues categories`, skipped as venue lists). */
+const CATEGORY_TEMPLATES = new Set(["category-list", "categories"]);
 
-/** GET /v1/pages/front once and parse its sections; unknown parts are skipped with a warning. */
+const isBrandSection = (template: string, items: unknown[]) =>
+  template === "brand-carousel" ||
+  (items.length > 0 && items.every((i) => str(obj(i)?.template) === "brand"));
+
+/** Any section item that carries a `venue` object is a venue row (`venue`, `venue-large`, …). */
+const isVenueItem = (item: unknown) => !!obj(obj(item)?.venue);
+
+/**
+ * GET /v1/pages/front once and parse its sections. Every section item that carries a venue becomes a
+ * row whatever its template (`venue-list`, `venue-vertical-list` with `venue-large` items, …);
+ * banners, category tiles and unknown sections are skipped, reported in one warning.
+ */
 export async function frontPage(
   ctx: ServiceContext,
   loc: ResolvedLocation,
@@ -67,19 +81,16 @@ export async function frontPage(
   const page = obj(data);
   if (!page) throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the home feed is not a JSON object");
   const sections: RawSection[] = [];
+  const skippedTemplates = new Set<string>();
   let skippedItems = 0;
   for (const s of arr(page.sections)) {
     const sec = obj(s);
     if (!sec) continue;
     const name = str(sec.name) ?? "section";
-    const title = str(sec.title) ?? name;
+    const title = str(sec.title)?.trim() ?? name;
     const template = str(sec.template) ?? "";
     const items = arr(sec.items);
-    const itemTemplates = new Set(items.map((i) => str(obj(i)?.template)));
-    if (
-      template === "brand-carousel" ||
-      (items.length && itemTemplates.size === 1 && itemTemplates.has("brand"))
-    ) {
+    if (isBrandSection(template, items)) {
       const brands = items.map(obj).filter((b) => b && str(b.title)).map((b) => ({
         name: str(b!.title)!,
         slug: str(obj(b!.link)?.target) ?? null,
@@ -87,21 +98,31 @@ export async function frontPage(
       sections.push({ name, title, kind: "brands", venues: [], brands });
       continue;
     }
-    if (template === "venue-list" || itemTemplates.has("venue")) {
+    if (items.some(isVenueItem)) {
       const venues: VenueListRow[] = [];
       for (const item of items) {
-        const row = venueRowOf(item, ctx.locale);
+        const row = isVenueItem(item) ? venueRowOf(item, ctx.locale, loc) : undefined;
         if (row) venues.push(row);
         else skippedItems++;
       }
       sections.push({ name, title, kind: "venues", venues, brands: [] });
       continue;
     }
-    if (!NON_VENUE_TEMPLATES.has(template)) {
-      ctx.warn(`skipped feed section "${name}" with unsupported template "${template || "none"}"`);
+    if (!CATEGORY_TEMPLATES.has(template) && (items.length || template)) {
+      skippedTemplates.add(template || "none");
     }
   }
-  if (skippedItems) ctx.warn(`skipped ${skippedItems} feed item(s) that are not venues`);
+  if (skippedTemplates.size || skippedItems) {
+    const parts = [
+      skippedTemplates.size
+        ? `section template${skippedTemplates.size === 1 ? "" : "s"} ${
+          [...skippedTemplates].map((t) => `"${t}"`).join(", ")
+        }`
+        : "",
+      skippedItems ? `${skippedItems} tile(s) that are not venues` : "",
+    ].filter(Boolean);
+    ctx.warn(`skipped feed content svc does not show: ${parts.join("; ")}`);
+  }
   return { city: str(page.city) ?? str(obj(page.city_data)?.name) ?? null, sections, raw: data };
 }
 
@@ -258,16 +279,11 @@ async function enrichRows(ctx: ServiceContext, loc: ResolvedLocation, rows: Venu
         continue;
       }
       try {
-        const { data } = await ctx.gw.request({
-          host: "consumer_api",
-          method: "GET",
-          path: `/order-xp/web/v1/venue/slug/${encodeURIComponent(row.slug!)}/dynamic/`,
-          query: { ...coordsQuery(loc), selected_delivery_method: "homedelivery" },
-          auth: "optional",
+        const data = await dynamicPage(ctx, row.slug!, loc, {
           retry: false, // retries would outlive the time budget
           timeoutMs: Math.max(500, deadline - Date.now()),
         });
-        applyDynamic(row, obj(data) ?? {});
+        applyDynamic(row, data ?? {}, ctx.locale);
       } catch {
         failed++;
       }
@@ -278,20 +294,25 @@ async function enrichRows(ctx: ServiceContext, loc: ResolvedLocation, rows: Venu
   if (skipped) ctx.warn(`--enrich ran out of its time budget; ${skipped} venue(s) were not enriched`);
 }
 
-/** Campaign banners and offer trackers of the dynamic venue page become promotions. */
-export function applyDynamic(row: VenueListRow, page: Record<string, unknown>): void {
-  const venue = obj(page.venue) ?? {};
-  const texts = [
-    ...arr(venue.banners).map((b) => str(obj(b)?.title) ?? str(obj(b)?.text) ?? str(obj(b)?.formatted_text)),
-    ...arr(obj(venue.offer_assistant)?.offer_trackers).map((t) => str(obj(t)?.title)),
-    ...arr(venue.promotions).map((p) => str(obj(p)?.text)),
-    ...arr(obj(page.venue_raw)?.discounts).map((d) => str(obj(obj(d)?.banner)?.formatted_text)),
-  ].filter((t): t is string => !!t);
-  for (const t of texts) if (!row.promotions.includes(t)) row.promotions.push(t);
+/**
+ * The dynamic venue page's offers become promotions, and an unconditional delivery campaign lowers
+ * the row's delivery fee (the original fee is kept beside it).
+ */
+export function applyDynamic(row: VenueListRow, page: Record<string, unknown>, locale?: string): void {
+  for (const t of dynamicPromotions(page)) if (!row.promotions.includes(t)) row.promotions.push(t);
   if (row.promotions.length) row.badges = addBadge(row.badges, "discount");
   row.top_offer ??= row.promotions[0] ?? null;
+  const venue = obj(page.venue) ?? {};
   const plus = bool(venue.show_wolt_plus);
   if (row.wolt_plus === null && plus !== undefined) row.wolt_plus = plus;
+  const fee = row.delivery_fee;
+  const discounted = fee && !row.delivery_fee_original
+    ? discountedDeliveryFee(fee.amount, campaignsOf(page))
+    : undefined;
+  if (fee && discounted) {
+    row.delivery_fee_original = fee;
+    row.delivery_fee = money(discounted.fee, fee.currency, locale);
+  }
 }
 
 export async function venues(
@@ -318,6 +339,14 @@ export async function venues(
   const enrich = opts.enrich || opts.promotionsOnly === true;
   if (enrich) await enrichRows(ctx, loc, rows);
   if (opts.promotionsOnly) rows = rows.filter((r) => r.promotions.length > 0);
+  if (opts.sort === "distance") {
+    const unknown = rows.filter((r) => r.distance_m === null).length;
+    if (unknown && unknown === rows.length) {
+      ctx.warn("no venue carries coordinates, so distances are unknown; upstream order kept");
+    } else if (unknown) {
+      ctx.warn(`${unknown} venue(s) carry no coordinates; they are listed last`);
+    }
+  }
   rows = sortRows(rows, opts.sort);
   const { rows: slice, page: info } = paginate(rows, opts.paging);
   return { location: locationInfo(loc), sort: opts.sort, enriched: enrich, ...info, venues: slice };
@@ -345,7 +374,7 @@ export async function venueCategories(
   let categories: CategoryRow[] = [];
   for (const s of arr(raw?.sections)) {
     const sec = obj(s);
-    if (!sec || !NON_VENUE_TEMPLATES.has(str(sec.template) ?? "")) continue;
+    if (!sec || !CATEGORY_TEMPLATES.has(str(sec.template) ?? "")) continue;
     for (const i of arr(sec.items)) {
       const item = obj(i);
       const slug = str(obj(item?.link)?.target) ?? (str(item?.title) ? slugOf(str(item?.title)!) : undefined);
@@ -374,8 +403,11 @@ export interface ItemHit {
   item_id: string;
   name: string;
   description: string | null;
-  price: Money;
+  /** Null when the hit carries no price. */
+  price: Money | null;
   original_price: Money | null;
+  /** A zero-price hit: a menu notice rather than a product (kept, marked). */
+  notice: boolean;
   is_available: boolean | null;
   venue_id: string | null;
   venue_slug: string | null;
@@ -399,7 +431,10 @@ export interface ItemSearchResult {
   location: LocationInfo;
   items: ItemHit[];
   venue_groups: VenueGroup[];
+  /** Rows in `items` (after --available-only). */
   returned_count: number;
+  /** Hits upstream returned. */
+  upstream_count: number;
   limit: number;
   completeness: "unknown";
   limit_reached: boolean;
@@ -423,42 +458,40 @@ export async function searchItems(
   });
   const hits = arr(obj(data)?.sections).flatMap((s) => arr(obj(s)?.items));
   const items: ItemHit[] = [];
-  let notices = 0, malformed = 0;
+  let malformed = 0;
   for (const h of hits) {
     const mi = obj(obj(h)?.menu_item);
     const link = obj(obj(obj(h)?.link)?.menu_item_details);
     const id = str(mi?.id) ?? str(link?.id);
-    const price = num(mi?.price) ?? num(link?.price);
-    if (!mi || !id || price === undefined) {
+    if ((!mi && !link) || !id) {
       malformed++;
       continue;
     }
-    if (price === 0) {
-      notices++; // zero-price hits are menu notices, not products
-      continue;
-    }
-    const currency = str(mi.currency) ?? null;
-    const original = num(mi.original_price);
+    const price = num(mi?.price) ?? num(link?.price);
+    const currency = str(mi?.currency) ?? str(link?.currency) ?? null;
+    const original = num(mi?.original_price);
+    const estimate = str(mi?.estimate_range);
     items.push({
       global_rank: 0,
       item_id: id,
-      name: str(mi.name) ?? str(link?.name) ?? id,
-      description: str(mi.description) ?? null,
-      price: money(price, currency, ctx.locale),
+      name: str(mi?.name) ?? str(link?.name) ?? id,
+      description: str(mi?.description) ?? str(link?.description) ?? null,
+      price: price === undefined ? null : money(price, currency, ctx.locale),
       original_price: original !== undefined && original !== price
         ? money(original, currency, ctx.locale)
         : null,
-      is_available: bool(mi.is_available) ?? null,
-      venue_id: str(mi.venue_id) ?? str(link?.venue_id) ?? null,
+      notice: price === 0,
+      is_available: bool(mi?.is_available) ?? null,
+      venue_id: str(mi?.venue_id) ?? str(link?.venue_id) ?? null,
       venue_slug: str(link?.venue_slug) ?? null,
-      venue_name: str(mi.venue_name) ?? null,
-      venue_rating: num(mi.venue_rating) ?? num(link?.venue_rating) ?? null,
-      delivery_estimate: str(mi.estimate_range) ? `${str(mi.estimate_range)} min` : null,
-      wolt_plus: bool(mi.show_wolt_plus) ?? null,
+      venue_name: str(mi?.venue_name) ?? null,
+      venue_rating: (ratingOf(mi?.venue_rating) ?? ratingOf(link?.venue_rating))?.score ?? null,
+      delivery_estimate: estimate ? `${estimate} min` : null,
+      wolt_plus: bool(mi?.show_wolt_plus) ?? null,
     });
   }
-  if (malformed) ctx.warn(`skipped ${malformed} search hit(s) without an id or price`);
-  const upstreamCount = items.length + notices;
+  if (malformed) ctx.warn(`skipped ${malformed} search hit(s) without an item id`);
+  const upstreamCount = hits.length;
   let kept = items.slice(0, opts.limit);
   if (opts.availableOnly) kept = kept.filter((i) => i.is_available !== false);
   kept.forEach((i, n) => (i.global_rank = n + 1));
@@ -481,9 +514,11 @@ export async function searchItems(
     items: kept,
     venue_groups: [...groups.values()],
     returned_count: kept.length,
+    upstream_count: upstreamCount,
     limit: opts.limit,
     completeness: "unknown",
-    limit_reached: items.length >= opts.limit,
+    // What upstream returned, not what was kept.
+    limit_reached: upstreamCount >= opts.limit,
     upstream_cap_reached: upstreamCount >= ITEM_SEARCH_CAP,
   };
 }

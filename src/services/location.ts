@@ -5,6 +5,7 @@
  */
 
 import { SvcError } from "../core/errors.ts";
+import { positionOf } from "../core/geo.ts";
 import { arr, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
 
 export interface LocationOverride {
@@ -26,13 +27,11 @@ export function coordsQuery(loc: { lat: number; lon: number }): { lat: string; l
   return { lat: loc.lat.toFixed(6), lon: loc.lon.toFixed(6) };
 }
 
-/** Coordinates from a GeoJSON point (`[lon, lat]`) or {lat, lon|lng} objects. */
+/** Coordinates from a GeoJSON position or point (`[lon, lat]`) or {lat, lon|lng} objects. */
 export function coordinatesOf(v: unknown): { lat: number; lon: number } | undefined {
+  const point = positionOf(v);
+  if (point) return point;
   const o = obj(v);
-  const c = arr(o?.coordinates);
-  if (c.length >= 2 && num(c[0]) !== undefined && num(c[1]) !== undefined) {
-    return { lon: c[0] as number, lat: c[1] as number };
-  }
   const lat = num(o?.lat) ?? num(o?.latitude);
   const lon = num(o?.lon) ?? num(o?.lng) ?? num(o?.longitude);
   return lat !== undefined && lon !== undefined ? { lat, lon } : undefined;

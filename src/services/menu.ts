@@ -16,6 +16,7 @@ import {
   type CategoryNode,
   type CategoryRow,
   categoryRow,
+  dynamicPage,
   identityOf,
   leafCategories,
   localized,
@@ -23,6 +24,7 @@ import {
   parseCategoryTree,
 } from "./venue.ts";
 import type { VenueStatic } from "./venue_lookup.ts";
+import { campaignsOf } from "./campaigns.ts";
 import { type PageInfo, paginate, type Paging } from "./paging.ts";
 
 /** Upper bound of ids per `assortment/items` request. */
@@ -157,21 +159,17 @@ export function optionDefs(...lists: unknown[]): Map<string, Json> {
   return out;
 }
 
-/** Item ids named by `effects.item_discount.include.items` of venue campaigns, with a badge label. */
-export function campaignItems(staticPayload: Json | undefined): Map<string, ItemDiscount> {
+/**
+ * Item ids named by `effects.item_discount.include.items` of venue campaigns (static page, and the
+ * dynamic page when it was read), with a badge label.
+ */
+export function campaignItems(...payloads: (Json | undefined)[]): Map<string, ItemDiscount> {
   const out = new Map<string, ItemDiscount>();
-  for (const d of arr(obj(staticPayload?.venue_raw)?.discounts)) {
-    const disc = obj(d);
-    const effect = obj(obj(disc?.effects)?.item_discount);
-    const ids = arr(obj(effect?.include)?.items).filter((x): x is string => typeof x === "string");
-    if (!ids.length) continue;
-    const fraction = num(effect?.fraction);
-    const percent = fraction !== undefined && fraction > 0 && fraction <= 1
-      ? Math.round(fraction * 100)
-      : null;
-    const label = str(obj(disc?.effect_item_badge)?.text) ?? (percent === null ? null : `-${percent}%`) ??
-      str(obj(disc?.banner)?.formatted_text) ?? null;
-    for (const id of ids) if (!out.has(id)) out.set(id, { percent, label, source: "campaign" });
+  for (const c of payloads.flatMap((p) => campaignsOf(p))) {
+    if (!c.item_ids.length) continue;
+    const percent = c.item_fraction === null ? null : Math.round(c.item_fraction * 100);
+    const label = c.item_badge ?? (percent === null ? null : `-${percent}%`) ?? c.title;
+    for (const id of c.item_ids) if (!out.has(id)) out.set(id, { percent, label, source: "campaign" });
   }
   return out;
 }
@@ -202,8 +200,8 @@ export class ItemParser {
     this.drift.clear();
   }
 
-  private money(amount: number | undefined): Money | null {
-    return amount === undefined ? null : money(amount, this.env.currency, this.env.locale);
+  private money(amount: number | undefined, currency = this.env.currency): Money | null {
+    return amount === undefined ? null : money(amount, currency, this.env.locale);
   }
 
   options(bindings: unknown): OptionGroup[] {
@@ -268,6 +266,8 @@ export class ItemParser {
     const name = str(it.name) ?? localized(it.name, this.env.locale);
     if (!name) this.note("items without a name");
     const priceN = num(it.price) ?? num(obj(it.price)?.amount);
+    // The item's own currency (`currency`, or a `price: {amount, currency}` object) wins over the venue's.
+    const own = str(it.currency) ?? str(obj(it.price)?.currency) ?? this.env.currency;
     if (priceN === undefined) this.note("items without a price");
     const originalN = num(it.original_price) ?? num(obj(it.original_price)?.amount);
     const disabled = it.disabled_info !== undefined && it.disabled_info !== null;
@@ -300,8 +300,8 @@ export class ItemParser {
       name: name ?? id,
       description: str(it.description) ?? null,
       category: this.env.categoryOf?.get(id) ?? null,
-      price: this.money(priceN),
-      original_price: originalN !== undefined && originalN !== priceN ? this.money(originalN) : null,
+      price: this.money(priceN, own),
+      original_price: originalN !== undefined && originalN !== priceN ? this.money(originalN, own) : null,
       discount,
       available,
       unavailable_reason: reason,
@@ -553,6 +553,9 @@ export async function venueMenu(
     hide_sold_out: req.hideSoldOut,
     discounts_only: req.discountsOnly,
   };
+  // With --discounts-only, the dynamic page's campaigns name discounted items too (read alongside).
+  const dynamic = req.discountsOnly && location ? dynamicCampaignPage(ctx, slug, location) : undefined;
+  dynamic?.catch(() => {}); // awaited below; never an unhandled rejection if loading fails first
   const loaded = emptyLoaded();
   let completeness: Completeness = "complete";
   let scope: VenueMenu["scope"] = "venue";
@@ -578,20 +581,42 @@ export async function venueMenu(
     addItems(loaded, body?.items, body?.options);
   } else if (req.category !== undefined) {
     scope = "category";
-    const trees = await loadCategories(ctx, slug, [req.category], loaded);
-    const e = loaded.firstError;
-    if (e instanceof SvcError && e.code === "SVC_NOT_FOUND" && !trees.length) {
-      throw new SvcError("SVC_NOT_FOUND", `venue "${slug}" has no category "${req.category}"`, {
-        hint: `list the category slugs with \`svc venue categories ${slug}\``,
-        details: e.details,
-      });
-    }
-    if (loaded.failures.length && !loaded.raw.length) throw firstFailure(loaded);
-    categories = leafCategories(trees).map((c) => categoryRow(c, false));
-    if (loaded.failures.length || loaded.missing) completeness = "partial";
-    if (!trees.length && !loaded.raw.length) {
-      completeness = "unavailable";
-      ctx.warn(`the response for category "${req.category}" of "${slug}" carries no category and no items`);
+    const slugWanted = req.category;
+    // A full assortment already holds every category: filter it, with no category call.
+    const root = await assortmentRoot(ctx, slug).catch((e) => {
+      if (!unavailableError(e)) throw e;
+      return undefined;
+    });
+    const rootStrategy = str(root?.loading_strategy);
+    const full = root &&
+      (rootStrategy === "full" || (rootStrategy !== "partial" && arr(root.items).length > 0));
+    if (root && full) {
+      strategy = rootStrategy ?? null;
+      const node = findCategory(parseCategoryTree(root.categories, ctx.warn), slugWanted);
+      if (!node) throw missingCategory(slug, slugWanted, parseCategoryTree(root.categories, () => {}));
+      indexTree([node], loaded);
+      const wanted = new Set(loaded.order);
+      addItems(loaded, arr(root.items).filter((i) => wanted.has(str(obj(i)?.id) ?? "")), root.options);
+      loaded.missing = countMissing(loaded);
+      categories = leafCategories([node]).map((c) => categoryRow(c, false));
+      if (loaded.missing) completeness = "partial";
+    } else {
+      strategy = rootStrategy ?? null;
+      const trees = await loadCategories(ctx, slug, [slugWanted], loaded);
+      const e = loaded.firstError;
+      const rootTree = root ? parseCategoryTree(root.categories, () => {}) : [];
+      const listed = !!findCategory(rootTree, slugWanted);
+      if (e instanceof SvcError && e.code === "SVC_NOT_FOUND" && !trees.length && !listed) {
+        throw missingCategory(slug, slugWanted, rootTree, e);
+      }
+      // A category the assortment lists is never "missing": at worst its contents are unavailable.
+      if (loaded.failures.length && !loaded.raw.length && !listed) throw firstFailure(loaded);
+      categories = leafCategories(trees).map((c) => categoryRow(c, false));
+      if (loaded.failures.length || loaded.missing) completeness = "partial";
+      if (!trees.length && !loaded.raw.length) {
+        completeness = "unavailable";
+        ctx.warn(`the response for category "${slugWanted}" of "${slug}" carries no category and no items`);
+      }
     }
   } else {
     let root: Json | undefined;
@@ -654,7 +679,7 @@ export async function venueMenu(
     locale: ctx.locale,
     defs: loaded.defs,
     includeOptions: req.includeOptions,
-    campaigns: campaignItems(venue.payload),
+    campaigns: campaignItems(venue.payload, await dynamic),
     categoryOf: loaded.categoryOf,
   });
   const all = ordered(loaded).map((r) => parser.item(r)).filter((i): i is MenuItem => !!i);
@@ -691,6 +716,47 @@ export async function venueMenu(
   };
 }
 
+async function dynamicCampaignPage(
+  ctx: ServiceContext,
+  slug: string,
+  location: () => Promise<ResolvedLocation>,
+): Promise<Json | undefined> {
+  try {
+    return await dynamicPage(ctx, slug, await location());
+  } catch (e) {
+    if (!degradable(e)) throw e;
+    ctx.warn(
+      `venue campaigns of the dynamic page are unavailable (${e.code}); deals come from the venue page`,
+    );
+    return undefined;
+  }
+}
+
+/** A category (any depth) by slug. */
+function findCategory(tree: CategoryNode[], slug: string): CategoryNode | undefined {
+  const want = slug.toLowerCase();
+  for (const c of tree) {
+    if (c.slug.toLowerCase() === want) return c;
+    const below = findCategory(c.children, slug);
+    if (below) return below;
+  }
+  return undefined;
+}
+
+function missingCategory(slug: string, wanted: string, tree: CategoryNode[], cause?: SvcError): SvcError {
+  const leaves = leafCategories(tree).map((c) => c.slug);
+  const close = leaves.filter((c) =>
+    c.includes(wanted.toLowerCase()) || wanted.toLowerCase().includes(c.replace(/-\d+$/, ""))
+  );
+  return new SvcError("SVC_NOT_FOUND", `venue "${slug}" has no category "${wanted}"`, {
+    hint: close.length
+      ? `did you mean ${close.slice(0, 5).join(", ")}?`
+      : `list the category slugs with \`svc venue categories ${slug}\``,
+    ...(close.length ? { facts: { suggestions: close.slice(0, 5) } } : {}),
+    details: cause?.details,
+  });
+}
+
 /** Nothing could be loaded: the first request's own error. */
 function firstFailure(loaded: Loaded): unknown {
   if (loaded.firstError instanceof SvcError) return loaded.firstError;
@@ -715,6 +781,8 @@ export interface VenueItemDetail extends MenuItem {
   /** The item's marketplace URL, when the venue page names its share URL. */
   url: string | null;
   options: OptionGroup[];
+  /** Where the details came from: the item page, else the assortment, else the venue-content menu. */
+  source: "item_page" | "assortment" | "venue_content";
 }
 
 /** The item detail payload (`{item:{…}, options:[…]}`) as a detail record; undefined when unusable. */
@@ -722,6 +790,7 @@ export function itemDetailOf(
   data: unknown,
   venue: VenueStatic,
   ctx: Pick<ServiceContext, "locale" | "warn">,
+  source: VenueItemDetail["source"] = "item_page",
 ): VenueItemDetail | undefined {
   const body = obj(data);
   const it = obj(body?.item) ?? (str(body?.id) ? body : undefined);
@@ -743,16 +812,108 @@ export function itemDetailOf(
     venue_id: id.venue_id,
     venue_slug: id.slug,
     venue_name: id.name,
-    currency: id.currency,
+    currency: item.price?.currency ?? id.currency,
     category_id: str(it.category_id) ?? null,
     checksum: str(it.checksum) ?? null,
     min_quantity: num(it.min_quantity_per_purchase) ?? null,
     max_quantity: num(it.max_quantity_per_purchase) ?? null,
     vat_percentage: num(it.vat_percentage_decimal) ?? num(it.vat_percentage) ?? null,
     url: share ? `${share.replace(/\/+$/, "")}/itemid-${item.id}` : null,
+    source,
   };
 }
 
+/** Errors after which another source may still answer (not auth, not an interrupt, not a bug). */
+export function degradable(e: unknown): e is SvcError {
+  return e instanceof SvcError &&
+    !["SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED", "SVC_INTERRUPTED", "SVC_INTERNAL"].includes(e.code);
+}
+
+/** GET the item page; undefined when it carries no usable item. Upstream errors are thrown. */
+export async function itemPage(
+  ctx: ServiceContext,
+  venue: VenueStatic,
+  itemId: string,
+): Promise<VenueItemDetail | undefined> {
+  const { data } = await ctx.gw.request({
+    host: "consumer_api",
+    method: "GET",
+    path: `/order-xp/web/v1/pages/venue/${encodeURIComponent(venue.id)}/item/${encodeURIComponent(itemId)}`,
+    query: { language: language(ctx.locale) },
+    auth: "optional",
+  });
+  return itemDetailOf(data, venue, ctx);
+}
+
+/** Items by id from the assortment's items endpoint (batches of ITEM_BATCH_SIZE), with options. */
+export async function assortmentDetails(
+  ctx: ServiceContext,
+  venue: VenueStatic,
+  itemIds: string[],
+): Promise<VenueItemDetail[]> {
+  const out: VenueItemDetail[] = [];
+  for (let i = 0; i < itemIds.length; i += ITEM_BATCH_SIZE) {
+    const { data } = await ctx.gw.request({
+      host: "consumer_api",
+      method: "POST",
+      path: `${assortmentPath(venue.slug)}/items`,
+      query: { language: language(ctx.locale) },
+      json: { item_ids: itemIds.slice(i, i + ITEM_BATCH_SIZE) },
+      auth: "optional",
+      retry: true, // a read
+    });
+    const body = obj(data);
+    for (const raw of arr(body?.items)) {
+      const d = itemDetailOf({ item: raw, options: body?.options }, venue, ctx, "assortment");
+      if (d && itemIds.includes(d.id)) out.push(d);
+    }
+  }
+  return out;
+}
+
+/** Pages of the venue-content menu read when looking for one item. */
+const CONTENT_PAGES = 3;
+
+/**
+ * One item from the venue-content menu (up to CONTENT_PAGES pages), with whether its payload states
+ * availability at all (`disabled_info` or `purchasable_balance` present).
+ */
+export async function contentDetail(
+  ctx: ServiceContext,
+  venue: VenueStatic,
+  itemId: string,
+): Promise<{ detail: VenueItemDetail; availabilityStated: boolean } | undefined> {
+  const seen = new Set<string>();
+  let token: string | undefined;
+  for (let page = 0; page < CONTENT_PAGES; page++) {
+    const { data } = await ctx.gw.request({
+      host: "consumer_api",
+      method: "GET",
+      path: `/consumer-api/venue-content-api/v3/web/venue-content/slug/${encodeURIComponent(venue.slug)}`,
+      query: token ? { next_page_token: token } : {},
+      auth: "optional",
+    });
+    const body = obj(data);
+    for (const s of arr(body?.sections)) {
+      for (const i of arr(obj(s)?.items)) {
+        const it = obj(i);
+        if (!it || str(it.id) !== itemId) continue;
+        const detail = itemDetailOf({ item: it, options: body?.options }, venue, ctx, "venue_content");
+        if (!detail) return undefined;
+        return { detail, availabilityStated: "disabled_info" in it || "purchasable_balance" in it };
+      }
+    }
+    token = str(body?.next_page_token) ?? str(obj(body?.pagination)?.next_page_token);
+    if (!token || seen.has(token)) return undefined;
+    seen.add(token);
+  }
+  return undefined;
+}
+
+/**
+ * Item detail: the item page; when it fails or has no such item, the assortment, then the
+ * venue-content menu (option groups kept). SVC_NOT_FOUND only when no source has the item.
+ */
 export async function venueItem(
   ctx: ServiceContext,
   ref: VenueRef,
@@ -760,33 +921,47 @@ export async function venueItem(
   location?: () => Promise<ResolvedLocation>,
 ): Promise<VenueItemDetail> {
   const venue = await openVenue(ctx, ref, location);
-  let data: unknown;
+  let pageError: SvcError;
   try {
-    ({ data } = await ctx.gw.request({
-      host: "consumer_api",
-      method: "GET",
-      path: `/order-xp/web/v1/pages/venue/${encodeURIComponent(venue.id)}/item/${
-        encodeURIComponent(item.itemId)
-      }`,
-      query: { language: language(ctx.locale) },
-      auth: "optional",
-    }));
-  } catch (e) {
-    if (e instanceof SvcError && e.code === "SVC_NOT_FOUND") {
-      throw new SvcError("SVC_NOT_FOUND", `venue "${venue.slug}" has no item ${item.itemId}`, {
-        hint: `list its items with \`svc venue menu ${venue.slug}\``,
-        details: e.details,
-      });
-    }
-    throw e;
-  }
-  const detail = itemDetailOf(data, venue, ctx);
-  if (!detail) {
-    throw new SvcError(
+    const detail = await itemPage(ctx, venue, item.itemId);
+    if (detail) return checkedDetail(ctx, venue, item, detail);
+    pageError = new SvcError(
       "SVC_UPSTREAM_INVALID_RESPONSE",
-      `the detail page of item ${item.itemId} carries no item`,
+      `the item page of ${item.itemId} carries no item`,
     );
+  } catch (e) {
+    if (!degradable(e)) throw e;
+    pageError = e;
   }
+  const fallbacks: [string, () => Promise<VenueItemDetail | undefined>][] = [
+    ["the assortment", async () => (await assortmentDetails(ctx, venue, [item.itemId]))[0]],
+    ["the venue-content menu", async () => (await contentDetail(ctx, venue, item.itemId))?.detail],
+  ];
+  for (const [where, load] of fallbacks) {
+    try {
+      const detail = await load();
+      if (!detail) continue;
+      ctx.warn(`the item page is unavailable (${pageError.code}); details come from ${where}`);
+      return checkedDetail(ctx, venue, item, detail);
+    } catch (e) {
+      if (!degradable(e)) throw e;
+    }
+  }
+  if (pageError.code === "SVC_NOT_FOUND") {
+    throw new SvcError("SVC_NOT_FOUND", `venue "${venue.slug}" has no item ${item.itemId}`, {
+      hint: `list its items with \`svc venue menu ${venue.slug}\``,
+      details: pageError.details,
+    });
+  }
+  throw pageError;
+}
+
+function checkedDetail(
+  ctx: ServiceContext,
+  venue: VenueStatic,
+  item: ItemRef,
+  detail: VenueItemDetail,
+): VenueItemDetail {
   if (detail.id !== item.itemId) ctx.warn(`asked for item ${item.itemId}, upstream answered ${detail.id}`);
   if (!detail.currency) {
     ctx.warn(`the venue page of "${venue.slug}" names no currency; prices are not formatted`);

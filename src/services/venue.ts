@@ -10,11 +10,20 @@ import type { VenueRef } from "../core/refs.ts";
 import { arr, bool, isObj, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
 import { coordsQuery, type ResolvedLocation } from "./location.ts";
 import { resolveVenue, type VenueStatic, venueStatic } from "./venue_lookup.ts";
+import { type Rating, ratingOf } from "./venue_rows.ts";
+import {
+  campaignsOf,
+  campaignTitles,
+  discountedDeliveryFee,
+  type PromotionInfo,
+  promotionInfo,
+} from "./campaigns.ts";
 import { type PageInfo, paginate, type Paging } from "./paging.ts";
 import { DETAIL_SECTIONS, type DetailSection, type Weekday, WEEKDAYS } from "./venue_constants.ts";
+import { type HoursRow, type ParsedHours, parseHours } from "./hours.ts";
 
 export { DETAIL_SECTIONS, WEEKDAYS };
-export type { DetailSection, Weekday };
+export type { DetailSection, HoursRow, ParsedHours, Weekday };
 
 /** A venue ref to its static page. Slugs fail with SVC_NOT_FOUND; ids resolve through the cache or feed. */
 export async function openVenue(
@@ -69,118 +78,6 @@ export function identityOf(page: VenueStatic, locale = "en"): VenueIdentity {
 // ---------------------------------------------------------------------------------------------
 // Opening hours
 
-export interface HoursRow {
-  day: Weekday;
-  /** Venue-local "HH:MM". */
-  open: string;
-  /** Venue-local "HH:MM"; earlier than `open` when the shift runs past midnight into the next day. */
-  close: string;
-}
-
-export interface ParsedHours {
-  hours: HoursRow[];
-  /** Weekdays with no opening window (no rows, or no key at all). */
-  days_without_hours: Weekday[];
-}
-
-const DAY_SECONDS = 86_400;
-
-/** Seconds since local midnight from a number, `{"$date": ms}` or "HH:MM"; undefined when unusable. */
-export function timeValueSeconds(v: unknown): number | undefined {
-  const n = num(v);
-  if (n !== undefined) return n >= 0 && n <= DAY_SECONDS ? n : undefined;
-  const date = num(obj(v)?.$date);
-  if (date !== undefined) return date >= 0 && date <= DAY_SECONDS * 1000 ? date / 1000 : undefined;
-  const m = typeof v === "string" ? v.match(/^(\d{1,2}):(\d{2})$/) : null;
-  if (m && Number(m[1]) <= 24 && Number(m[2]) < 60) return Number(m[1]) * 3600 + Number(m[2]) * 60;
-  return undefined;
-}
-
-export function hhmm(seconds: number): string {
-  const minutes = Math.floor(seconds / 60);
-  return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
-}
-
-interface TimeEntry {
-  type: "open" | "close";
-  secs: number;
-}
-
-/**
- * `opening_times` (`{monday: [{type:"open", value}, {type:"close", value}, …], …}`) to rows. Split
- * shifts give several rows per day. A shift past midnight puts its `close` at the start of the next
- * day's list (Sunday's runs into Monday's): it becomes one row under the opening day whose `close`
- * is earlier than its `open`. Unpaired or unreadable entries are skipped with a warning.
- */
-export function parseOpeningTimes(raw: unknown, warn: (m: string) => void): ParsedHours {
-  const table = obj(raw);
-  if (raw !== undefined && raw !== null && !table) warn("opening times have an unknown shape; none shown");
-  const days = new Map<Weekday, TimeEntry[]>();
-  for (const [key, entries] of Object.entries(table ?? {})) {
-    const day = key.toLowerCase() as Weekday;
-    if (!WEEKDAYS.includes(day)) {
-      warn(`ignored opening times for an unknown day "${key}"`);
-      continue;
-    }
-    if (entries !== null && !Array.isArray(entries)) {
-      warn(`opening times of ${day} have an unknown shape; skipped`);
-      continue;
-    }
-    const list = days.get(day) ?? [];
-    days.set(day, list);
-    for (const e of arr(entries)) {
-      const entry = obj(e);
-      const type = str(entry?.type)?.toLowerCase();
-      const secs = timeValueSeconds(entry?.value);
-      if ((type !== "open" && type !== "close") || secs === undefined) {
-        warn(`skipped an unreadable opening-time entry on ${day}`);
-        continue;
-      }
-      list.push({ type, secs });
-    }
-  }
-  const entriesOf = (i: number) => days.get(WEEKDAYS[(i + WEEKDAYS.length) % WEEKDAYS.length]) ?? [];
-  // A day's trailing `open` and the next day's leading `close` form an overnight shift when the
-  // close is earlier than the open (a later close would make a shift of more than 24 hours).
-  const overnight = (i: number): number | undefined => {
-    const last = entriesOf(i).at(-1), first = entriesOf(i + 1)[0];
-    return last?.type === "open" && first?.type === "close" && first.secs < last.secs
-      ? first.secs
-      : undefined;
-  };
-  const rows: { day: Weekday; open: number; close: number }[] = [];
-  WEEKDAYS.forEach((day, i) => {
-    const list = entriesOf(i);
-    const carriedIn = overnight(i - 1) !== undefined;
-    let open: number | undefined;
-    list.forEach((e, j) => {
-      if (e.type === "open") {
-        if (open !== undefined) warn(`skipped an opening time without a closing time on ${day}`);
-        open = e.secs;
-      } else if (open !== undefined) {
-        rows.push({ day, open, close: e.secs });
-        open = undefined;
-      } else if (!(j === 0 && carriedIn)) {
-        warn(`skipped a closing time without an opening time on ${day}`);
-      }
-    });
-    if (open === undefined) return;
-    const close = overnight(i);
-    if (close === undefined) warn(`skipped an opening time without a closing time on ${day}`);
-    else rows.push({ day, open, close });
-  });
-  rows.sort((a, b) => WEEKDAYS.indexOf(a.day) - WEEKDAYS.indexOf(b.day) || a.open - b.open);
-  const withRows = new Set(rows.map((r) => r.day));
-  return {
-    hours: rows.map((r) => ({ day: r.day, open: hhmm(r.open), close: hhmm(r.close) })),
-    days_without_hours: WEEKDAYS.filter((d) => !withRows.has(d)),
-  };
-}
-
-function openingTimesOf(payload: Json): unknown {
-  return obj(payload.venue_raw)?.opening_times ?? obj(payload.venue)?.opening_times;
-}
-
 export interface VenueHours extends ParsedHours {
   venue_id: string;
   slug: string;
@@ -197,9 +94,10 @@ export function hoursOf(
   ctx: Pick<ServiceContext, "locale" | "warn">,
 ): VenueHours {
   const id = identityOf(page, ctx.locale);
-  const raw = openingTimesOf(page.payload);
-  if (raw === undefined) ctx.warn(`the venue page of "${page.slug}" carries no opening times`);
-  const parsed = parseOpeningTimes(raw, ctx.warn);
+  const parsed = parseHours(page.payload, ctx.warn);
+  if (parsed.unknown_days.length === WEEKDAYS.length) {
+    ctx.warn(`the venue page of "${page.slug}" carries no opening hours; they are unknown`);
+  }
   if (timezoneLabel && id.timezone && timezoneLabel !== id.timezone) {
     ctx.warn(
       `--timezone ${timezoneLabel} differs from the venue's timezone ${id.timezone}; times are venue-local and were not converted`,
@@ -237,8 +135,10 @@ export interface FeeRange {
 }
 
 export interface VenueFees {
-  /** Delivery fee to the resolved location. */
+  /** Delivery fee to the resolved location, after an unconditional delivery campaign. */
   delivery_fee: Money | null;
+  /** The fee before that campaign; null when no campaign lowers it. */
+  delivery_fee_original: Money | null;
   order_minimum: Money | null;
   /** Small-order and service fee ranges (fee = fixed_fee + rate × subtotal). */
   fee_ranges: FeeRange[];
@@ -246,6 +146,10 @@ export interface VenueFees {
   open_now: boolean | null;
   estimate_minutes: { min: number; max: number } | null;
   location: { lat: number; lon: number; source: string };
+  /** Current offers of the dynamic page (banners, trackers, campaigns). */
+  promotions: string[];
+  /** The dynamic page's campaigns (`venue_raw.discounts[]`). */
+  campaigns: PromotionInfo[];
 }
 
 export interface VenueDetails {
@@ -269,20 +173,32 @@ export interface VenueDetails {
   /** The --include sections present below. */
   included: DetailSection[];
   hours?: HoursRow[];
+  closed_days?: Weekday[];
+  unknown_days?: Weekday[];
   days_without_hours?: Weekday[];
   tags?: string[];
-  rating?: { score: number | null; volume: number | null } | null;
+  rating?: Rating | null;
   fees?: VenueFees | null;
 }
 
-/** Promotion labels of `venue_raw.discounts[]` (banner text, else the description title). */
+/** Promotion labels of a venue page's campaigns (`venue_raw.discounts[]`). */
 export function promotionsOf(payload: Json): string[] {
-  const out: string[] = [];
-  for (const d of arr(obj(payload.venue_raw)?.discounts)) {
-    const text = str(obj(obj(d)?.banner)?.formatted_text) ?? str(obj(obj(d)?.description)?.title);
-    if (text && !out.includes(text)) out.push(text);
-  }
-  return out;
+  return campaignTitles(campaignsOf(payload));
+}
+
+/**
+ * Texts of the dynamic page's banners, offer trackers and promotions, then its campaigns: what a
+ * person sees as the venue's current offers.
+ */
+export function dynamicPromotions(page: Json): string[] {
+  const venue = obj(page.venue) ?? {};
+  const texts = [
+    ...arr(venue.banners).map((b) => str(obj(b)?.title) ?? str(obj(b)?.text) ?? str(obj(b)?.formatted_text)),
+    ...arr(obj(venue.offer_assistant)?.offer_trackers).map((t) => str(obj(t)?.title)),
+    ...arr(venue.promotions).map((p) => str(obj(p)?.text)),
+    ...campaignTitles(campaignsOf(page)),
+  ].map((t) => t?.trim()).filter((t): t is string => !!t);
+  return [...new Set(texts)];
 }
 
 function pointOf(v: unknown): { lat: number; lon: number } | null {
@@ -324,6 +240,8 @@ export function detailsOf(
   if (include.includes("hours")) {
     const h = hoursOf(page, null, ctx);
     out.hours = h.hours;
+    out.closed_days = h.closed_days;
+    out.unknown_days = h.unknown_days;
     out.days_without_hours = h.days_without_hours;
   }
   if (include.includes("tags")) {
@@ -331,8 +249,7 @@ export function detailsOf(
       .filter((t, i, all): t is string => typeof t === "string" && all.indexOf(t) === i);
   }
   if (include.includes("rating")) {
-    const r = obj(v.rating) ?? obj(raw.rating);
-    out.rating = r ? { score: num(r.score) ?? null, volume: num(r.volume) ?? null } : null;
+    out.rating = ratingOf(v.rating) ?? ratingOf(raw.rating);
   }
   return out;
 }
@@ -370,15 +287,39 @@ export function feesOf(
   const estimates = arr(v?.delivery_configs).map((c) => obj(obj(c)?.estimate));
   const std = estimates.find((e) => num(e?.min) !== undefined && num(e?.max) !== undefined);
   const isOpen = bool(obj(v?.delivery_open_status)?.is_open) ?? bool(v?.online);
+  const campaigns = campaignsOf(p);
+  const fee = num(specs?.original_delivery_price);
+  const discounted = fee === undefined ? undefined : discountedDeliveryFee(fee, campaigns);
   return {
-    delivery_fee: m(num(specs?.original_delivery_price)),
+    delivery_fee: m(discounted?.fee ?? fee),
+    delivery_fee_original: discounted ? m(fee) : null,
     order_minimum: m(num(p.order_minimum)),
     fee_ranges,
     delivery_enabled: bool(specs?.delivery_enabled) ?? null,
     open_now: isOpen ?? null,
     estimate_minutes: std ? { min: num(std.min)!, max: num(std.max)! } : null,
     location: { lat: location.lat, lon: location.lon, source: location.source },
+    promotions: dynamicPromotions(p),
+    campaigns: campaigns.map(promotionInfo),
   };
+}
+
+/** GET the dynamic venue page at a location (auth optional: a rejected bearer is retried anonymously). */
+export async function dynamicPage(
+  ctx: ServiceContext,
+  slug: string,
+  loc: { lat: number; lon: number },
+  opts: { retry?: boolean; timeoutMs?: number } = {},
+): Promise<Json | undefined> {
+  const { data } = await ctx.gw.request({
+    host: "consumer_api",
+    method: "GET",
+    path: `/order-xp/web/v1/venue/slug/${encodeURIComponent(slug)}/dynamic/`,
+    query: { ...coordsQuery(loc), selected_delivery_method: "homedelivery" },
+    auth: "optional",
+    ...opts,
+  });
+  return obj(data);
 }
 
 /**
@@ -400,14 +341,8 @@ export async function venueDetails(
   if (include.includes("fees")) {
     try {
       const loc = await location();
-      const { data } = await ctx.gw.request({
-        host: "consumer_api",
-        method: "GET",
-        path: `/order-xp/web/v1/venue/slug/${encodeURIComponent(page.slug)}/dynamic/`,
-        query: { ...coordsQuery(loc), selected_delivery_method: "homedelivery" },
-        auth: "optional",
-      });
-      out.fees = feesOf(data, out.currency, loc, ctx);
+      out.fees = feesOf(await dynamicPage(ctx, page.slug, loc), out.currency, loc, ctx);
+      for (const t of out.fees?.promotions ?? []) if (!out.promotions.includes(t)) out.promotions.push(t);
     } catch (e) {
       if (!degradable(e)) throw e;
       const how = e.code === "SVC_LOCATION_RESOLVE_ERROR" ? "; pass --address or --lat/--lon for fees" : "";

@@ -1,7 +1,8 @@
 /** Normalised venue rows (spec §2.8) from feed-shaped payloads; tolerant of missing and unknown fields. */
 
+import { distanceMeters, type Point, positionOf } from "../core/geo.ts";
 import { type Money, money } from "../core/money.ts";
-import { arr, bool, num, obj, str } from "./context.ts";
+import { arr, bool, decimal, num, obj, str } from "./context.ts";
 
 export type Badge = "wolt_plus" | "discount" | "fast" | "schedule" | "new";
 
@@ -32,7 +33,32 @@ export interface VenueListRow extends VenueRow {
   product_line: string | null;
   tags: string[];
   estimate_minutes: number | null;
+  /** Great-circle distance in metres from the location used, from the venue's own coordinates. */
   distance_m: number | null;
+  /** The delivery fee before a venue campaign discounted it (--enrich); null when none applies. */
+  delivery_fee_original: Money | null;
+}
+
+export interface Rating {
+  /** 0–10 score. */
+  score: number | null;
+  volume: number | null;
+}
+
+/**
+ * A venue rating in any of the real shapes: `{rating: 4, score: "9.2", score_raw: 9.2, volume: 500}`
+ * (static page: the score is a string), `{rating, score: 8.4, volume}` (feed, item search), or a bare
+ * number. The 1–5 `rating` bucket is not a score. Null when no score can be read.
+ */
+export function ratingOf(v: unknown): Rating | null {
+  const bare = decimal(v);
+  if (bare !== undefined) return bare >= 0 && bare <= 10 ? { score: bare, volume: null } : null;
+  const r = obj(v);
+  if (!r) return null;
+  const score = [num(r.score_raw), decimal(r.score)].find((n) => n !== undefined && n >= 0 && n <= 10);
+  const volume = decimal(r.volume);
+  if (score === undefined && volume === undefined) return null;
+  return { score: score ?? null, volume: volume !== undefined && volume >= 0 ? Math.round(volume) : null };
 }
 
 const BADGE_ORDER: Badge[] = ["wolt_plus", "discount", "fast", "schedule", "new"];
@@ -78,8 +104,11 @@ function priceRange(scale: number | undefined, currency: string | null): string 
   return symbol.repeat(Math.min(4, Math.round(scale)));
 }
 
-/** One feed/search item (`{venue:{…}, link, …}`) or a bare venue object; undefined when it is not a venue. */
-export function venueRowOf(item: unknown, locale?: string): VenueListRow | undefined {
+/**
+ * One feed/search item (`{venue:{…}, link, …}`) or a bare venue object; undefined when it is not a
+ * venue. `origin` is the location the page was asked for: distances are measured from it.
+ */
+export function venueRowOf(item: unknown, locale?: string, origin?: Point): VenueListRow | undefined {
   const it = obj(item);
   const v = obj(it?.venue) ?? (it && str(it.id) && str(it.name) ? it : undefined);
   const id = str(v?.id) ?? str(obj(it?.link)?.target);
@@ -96,12 +125,13 @@ export function venueRowOf(item: unknown, locale?: string): VenueListRow | undef
   const online = bool(v.online), delivers = bool(v.delivers);
   const scale = num(v.price_range);
   const badges = badgesOf(v, wolt_plus, promotions);
+  const position = positionOf(v.location);
   return {
     name: str(v.name) ?? str(it?.title) ?? id,
     slug: str(v.slug) ?? null,
     tagline: taglineOf(v),
     top_offer: promotions[0] ?? str(discountBadge?.text) ?? null,
-    rating: num(obj(v.rating)?.score) ?? null,
+    rating: ratingOf(v.rating)?.score ?? null,
     delivery_estimate: estimateOf(v),
     delivery_fee: fee === undefined ? null : {
       ...money(fee, currency, locale),
@@ -120,8 +150,9 @@ export function venueRowOf(item: unknown, locale?: string): VenueListRow | undef
     product_line: str(v.product_line) ?? null,
     tags: arr(v.tags).filter((t): t is string => typeof t === "string"),
     estimate_minutes: num(v.estimate) ?? null,
-    distance_m: num(arr(obj(it?.sorting)?.sortables).map(obj).find((s) => s?.id === "distance")?.value) ??
-      null,
+    // Sortable values are ranks, not metres (a venue 150 m away had 5): only coordinates count.
+    distance_m: origin && position ? distanceMeters(origin, position) : null,
+    delivery_fee_original: null,
   };
 }
 

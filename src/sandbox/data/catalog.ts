@@ -25,7 +25,10 @@ export const CITY = {
 
 export type ProductLine = "restaurant" | "grocery" | "pharmacy" | "retail";
 export type Weekday = "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
-/** Opening windows per weekday, [open, close] in seconds since local midnight; missing or empty = closed. */
+/**
+ * Opening windows per weekday, [open, close] in seconds since local midnight (a close at or before the
+ * open runs past midnight); an empty list = closed; a missing day = not described (unknown).
+ */
 export type OpeningTimes = Partial<Record<Weekday, [number, number][]>>;
 
 export interface OptionValue {
@@ -104,6 +107,10 @@ export interface Discount {
   itemFraction?: number;
   /** Free delivery from this basket value (minor units). */
   freeDeliveryOver?: number;
+  /** An unconditional delivery discount (1 = free delivery). */
+  deliveryFraction?: number;
+  /** Only the dynamic venue page carries this campaign (not the static page or the feed). */
+  dynamicOnly?: boolean;
 }
 
 export interface Venue {
@@ -135,8 +142,11 @@ export interface Venue {
   priority: boolean;
   orderMinimum: number;
   openingTimes: OpeningTimes;
-  /** Serve opening times in the legacy `{"$date": ms}` value form. */
-  legacyOpeningTimes: boolean;
+  /**
+   * How the static page carries the hours: "schedule" (`venue.opening_times_schedule`, the newer
+   * shape), "map" (`venue_raw.opening_times` in seconds) or "legacy" (the map with `{"$date": ms}`).
+   */
+  hoursShape: "schedule" | "map" | "legacy";
   discounts: Discount[];
   menu(): Menu;
 }
@@ -570,7 +580,8 @@ function templateMenu(b: MenuBuilder, venue: Venue, template: string): Menu {
   const rnd = seeded(`menu:${venue.slug}`);
   const scale = 0.9 + rnd() * 0.25;
   const soldOut = rnd() < 0.4 ? Math.floor(rnd() * 8) : -1;
-  const fraction = venue.discounts.find((d) => d.itemFraction)?.itemFraction;
+  // Campaigns of the dynamic page only do not change the menu's own prices.
+  const fraction = venue.discounts.find((d) => d.itemFraction && !d.dynamicOnly)?.itemFraction;
   const vat = { restaurant: 14, grocery: 14, pharmacy: 10, retail: 25.5 }[venue.productLine];
   let n = 0;
   MENUS[template].forEach(([catName, dishes], ci) => {
@@ -736,6 +747,8 @@ const HOURS: Record<string, OpeningTimes> = {
   lunch: week([h(11, 15), h(17, 22)], [h(12, 22)], []),
   dinner: { ...week([h(16, 23)]), monday: [] },
   late: week([h(10.5, 23)], [h(10.5, 24)], [h(12, 22)]),
+  /** Evenings past midnight (18:00–02:00), closed on Mondays. */
+  night: { ...week([h(18, 2)], [h(17, 3)]), monday: [] },
   cafe: week([h(7.5, 18)], [h(9, 16)]),
   shop: week([h(7, 23)]),
   /** No Sunday key at all. */
@@ -779,6 +792,10 @@ interface Extra {
   isNew?: true;
   v2?: true;
   legacyHours?: true;
+  /** Serve the hours as the `opening_times` map instead of the schedule. */
+  mapHours?: true;
+  /** Campaigns only the dynamic venue page carries. */
+  dynamicDeals?: Omit<Discount, "id" | "dynamicOnly">[];
   noCurrency?: true;
   noPriority?: true;
   priceRange?: number;
@@ -818,6 +835,8 @@ const ROWS: Row[] = [
     }),
   }],
   ["Sakura Sushi Bar", "Punavuori", "sushi", "japanese,sushi", "Sushi and bowls", {
+    dynamicDeals: [{ text: "€0 delivery fee", deliveryFraction: 1 }],
+    mapHours: true,
     ...account("650000000000000000000aa2", "Fredrikinkatu 22", "00120", {
       rating: { score: 9.3, volume: 812 },
       priceRange: 3,
@@ -869,7 +888,9 @@ const ROWS: Row[] = [
   }],
   ["Poke Pier", "Ruoholahti", "bowl", "poke,healthy", "Build-your-own poke bowls", { plus: null }],
   ["Dim Sum Diakoni", "Kallio", "asian", "chinese,dumplings", "Handmade dumplings and bao"],
-  ["Thai Taivas", "Vallila", "thai", "thai", "Street food from Bangkok"],
+  ["Thai Taivas", "Vallila", "thai", "thai", "Street food from Bangkok", {
+    dynamicDeals: [{ text: "-10% on starters", itemFraction: 0.1 }],
+  }],
   ["Green Bowl Eira", "Eira", "bowl", "salad,vegan,healthy", "Salads, bowls and cold-pressed juice", {
     v2: true,
     deal: free25,
@@ -915,7 +936,7 @@ const ROWS: Row[] = [
     "Burritos the size of your forearm",
   ],
   ["Shawarma Sörkka", "Sörnäinen", "kebab", "kebab,middle eastern", "Shawarma wraps until late", {
-    hours: "late",
+    hours: "night",
   }],
   ["Vegan Voima", "Kallio", "bowl", "vegan,healthy", "Plant-based comfort food", { plus: true }],
   ["Steakhouse Esplanadi", "Kauppatori", "bistro", "steak", "Dry-aged Finnish beef", {
@@ -971,6 +992,7 @@ const ROWS: Row[] = [
     line: "pharmacy",
     brand: "Apteekki",
     hours: "pharmacy",
+    mapHours: true,
   }],
   ["Apteekki Itis", "Itäkeskus", "pharmacy", "pharmacy,health", "Your local pharmacy", {
     line: "pharmacy",
@@ -1023,8 +1045,15 @@ function buildVenue([name, area, menuKey, tags, tagline, extra = {}]: Row, index
     priority: !extra.noPriority,
     orderMinimum: line === "restaurant" ? 1000 : 1500,
     openingTimes: HOURS[extra.hours ?? "day"],
-    legacyOpeningTimes: extra.legacyHours ?? false,
-    discounts: extra.deal ? [{ id: `disc-${slugify(name)}`, ...extra.deal }] : [],
+    hoursShape: extra.legacyHours ? "legacy" : extra.mapHours ? "map" : "schedule",
+    discounts: [
+      ...(extra.deal ? [{ id: `disc-${slugify(name)}`, ...extra.deal }] : []),
+      ...(extra.dynamicDeals ?? []).map((d, i) => ({
+        id: `venue_campaign:${hash32(`${name}:${i}`).toString(16).padStart(8, "0")}`,
+        ...d,
+        dynamicOnly: true,
+      })),
+    ],
     menu: () => menu ??= buildMenu(venue, menuKey),
     ...extra.fixed,
   };

@@ -275,6 +275,10 @@ function promoEffect(v: Venue, id: string, lines: Line[], subtotal: number, deli
   const d = v.discounts.find((x) => x.id === id);
   if (!d) return { text: `Promo code ${id} is not valid for this order`, type: "PROMO_CODE_INVALID" };
   const unmet = (why: string) => ({ text: `${d.text}: ${why}`, type: "PROMO_CONDITION_NOT_MET" });
+  if (d.deliveryFraction !== undefined) {
+    if (!delivery) return unmet("no delivery fee to discount");
+    return { id, text: d.text, amount: Math.round(delivery * d.deliveryFraction) };
+  }
   if (d.freeDeliveryOver !== undefined) {
     if (!delivery) return unmet("no delivery fee to discount");
     return subtotal >= d.freeDeliveryOver
@@ -305,7 +309,7 @@ function deliveryConfigs(v: Venue, method: string, requested: Mode, override: un
     : override === "swap" || override === "both"
     ? both
     : offered;
-  return modes.map((mode) => {
+  const configs = modes.map((mode) => {
     const priority = mode === "priority";
     const min = priority ? Math.max(5, v.estimate.min - 10) : v.estimate.min;
     const max = priority ? Math.max(10, v.estimate.max - 10) : v.estimate.max;
@@ -331,6 +335,24 @@ function deliveryConfigs(v: Venue, method: string, requested: Mode, override: un
       ...(selected ? { selected: true } : {}),
     };
   });
+  // Restaurants also offer pickup: a `takeaway` method config (its schedule slug is "standard" too).
+  const takeaway =
+    method === "homedelivery" && v.productLine === "restaurant" && v.availability !== "closed" &&
+      override !== "omit"
+      ? [{
+        label: "Takeaway",
+        description: "Pick up your order yourself",
+        tag: null,
+        method: "takeaway",
+        schedule: "standard",
+        estimate: { label: "10-20 min", min: 10, mean: 15, max: 20 },
+        price: null,
+        tso_schedule: null,
+        info_banner: null,
+        info_modal_body: null,
+      }]
+      : [];
+  return [...configs, ...takeaway];
 }
 
 function checkout(ctx: RouteContext): Response {

@@ -64,13 +64,15 @@ const estimateRange = (v: Venue) => `${v.estimate.min}-${v.estimate.max}`;
 /** The 1..5 bucket the feed shows next to the 0..10 score. */
 const ratingBucket = (score: number) =>
   score >= 9 ? 5 : score >= 8.6 ? 4 : score >= 8 ? 3 : score >= 7 ? 2 : 1;
+/** Campaigns the feed and static page show (dynamic-only ones appear on the dynamic page alone). */
+const listed = (v: Venue) => v.discounts.filter((d) => !d.dynamicOnly);
 const promotions = (v: Venue) =>
-  v.discounts.map((d) => ({ icon: "coupon-fill", text: d.text, variant: "discount" }));
+  listed(v).map((d) => ({ icon: "coupon-fill", text: d.text, variant: "discount" }));
 
 function badgesV2(v: Venue) {
   const badges = [];
   if (v.showWoltPlus) badges.push({ icon: "wolt-plus", variant: "wolt_plus", text: "Wolt+" });
-  for (const d of v.discounts) badges.push({ icon: "coupon-fill", variant: "discount", text: d.text });
+  for (const d of listed(v)) badges.push({ icon: "coupon-fill", variant: "discount", text: d.text });
   if (v.availability === "open" && v.estimate.max <= 25) {
     badges.push({ icon: "bike", variant: "fast", text: "Fast delivery" });
   }
@@ -104,14 +106,17 @@ export function feedVenue(v: Venue) {
     ...(open ? {} : { overlay: v.availability === "closed" ? "Closed" : "Schedule order" }),
     delivery_price: formatMoney(v.deliveryFee, v.currency),
     delivery_price_int: v.deliveryFee,
-    delivery_price_highlight: v.discounts.some((d) => d.freeDeliveryOver !== undefined),
+    delivery_price_highlight: listed(v).some((d) => d.freeDeliveryOver !== undefined),
     estimate: meanEstimate(v),
     estimate_range: estimateRange(v),
     estimate_box: { title: estimateRange(v), subtitle: "min", template: "estimate" },
     icon: "bike",
     price_range: v.priceRange,
     ...(v.rating ? { rating: { rating: ratingBucket(v.rating.score), ...v.rating } } : {}),
-    ...(v.taglineV2Only ? { short_description_v2: { value: v.tagline } } : { short_description: v.tagline }),
+    // Real taglines end with a line break.
+    ...(v.taglineV2Only
+      ? { short_description_v2: { value: `${v.tagline}\n` } }
+      : { short_description: `${v.tagline}\n` }),
     ...(v.showWoltPlus === undefined ? {} : { show_wolt_plus: v.showWoltPlus }),
     tags: v.tags,
     promotions: promotions(v),
@@ -122,11 +127,14 @@ export function feedVenue(v: Venue) {
   };
 }
 
-/** A `template: "venue"` row as feed and search sections carry it. */
-export function venueTile(v: Venue, from: Point = CITY) {
+/**
+ * A `template: "venue"` row as feed and search sections carry it (`venue-large` in vertical lists).
+ * Sortable values are ranks, not metres: a venue's distance is only in its coordinates.
+ */
+export function venueTile(v: Venue, from: Point = CITY, template = "venue") {
   const img = image(venueImage(v));
   return {
-    template: "venue",
+    template,
     title: v.name,
     track_id: `venue-${v.slug}`,
     link: {
@@ -143,7 +151,7 @@ export function venueTile(v: Venue, from: Point = CITY) {
         { id: "rating", value: Math.round((v.rating?.score ?? 0) * 10) },
         { id: "delivery-price", value: v.deliveryFee },
         { id: "delivery-estimate", value: meanEstimate(v) },
-        { id: "distance", value: distance(from, v) },
+        { id: "distance", value: Math.max(1, Math.round(distance(from, v) / 400)) },
       ],
     },
     telemetry_venue_badges: badgesV2(v).map((b) => b.variant),
@@ -154,14 +162,30 @@ export function venueTile(v: Venue, from: Point = CITY) {
 // ---------------------------------------------------------------------------------------------
 // Front page
 
-function venueSection(name: string, title: string, venues: Venue[], from: Point) {
+function venueSection(
+  name: string,
+  title: string,
+  venues: Venue[],
+  from: Point,
+  shape: { large?: boolean; banner?: boolean } = {},
+) {
+  // Real pages vary: `venue-vertical-list` sections of `venue-large` tiles, banner tiles among venues.
+  const banner = {
+    template: "banner",
+    title: "Deals of the week",
+    image: image("https://img.example.test/banners/deals.jpg"),
+    link: { target: "deals", type: "url" },
+  };
   return {
     name,
     title,
-    template: "venue-list",
+    template: shape.large ? "venue-vertical-list" : "venue-list",
     link: { target: name, type: "venue-list", title: "See all" },
     end_of_section: { type: "see-all", link: { target: name, type: "venue-list" } },
-    items: venues.map((v) => venueTile(v, from)),
+    items: [
+      ...(shape.banner && venues.length ? [banner] : []),
+      ...venues.map((v) => venueTile(v, from, shape.large ? "venue-large" : "venue")),
+    ],
   };
 }
 
@@ -245,9 +269,11 @@ function frontPage(ctx: RouteContext): Response {
       at,
     ),
     storySection(venues.find((v) => v.tags.includes("cafe")) ?? venues[0]),
-    venueSection("venues-with-offers", "Offers near you", venues.filter((v) => v.discounts.length), at),
+    venueSection("venues-with-offers", "Offers near you", venues.filter((v) => listed(v).length), at, {
+      banner: true,
+    }),
     categorySection(venues),
-    venueSection("new-venues", "New on Wolt", venues.filter((v) => v.isNew), at),
+    venueSection("new-venues", "New on Wolt", venues.filter((v) => v.isNew), at, { large: true }),
     venueSection(
       "grocery-and-more",
       "Groceries & more",
@@ -309,12 +335,17 @@ const blocked = (i: MenuItem) => i.soldOut || (i.balance !== null && i.balance <
 
 function itemHit([item, v]: [MenuItem, Venue]) {
   const img = item.image ? { url: item.image } : null;
+  const rating = v.rating
+    ? { rating: ratingBucket(v.rating.score), score: v.rating.score, volume: v.rating.volume }
+    : null;
+  // Some real hits carry the description only in `link.menu_item_details`.
+  const linkOnly = hash32(item.id) % 2 === 0;
   return {
     menu_item: {
       id: item.id,
       venue_id: v.id,
       name: item.name,
-      description: item.description,
+      ...(linkOnly ? {} : { description: item.description }),
       price: item.price,
       original_price: item.originalPrice,
       ...currencyOf(v),
@@ -324,7 +355,7 @@ function itemHit([item, v]: [MenuItem, Venue]) {
       tags: [],
       venue_name: v.name,
       venue_status: v.availability,
-      venue_rating: v.rating?.score ?? null,
+      venue_rating: rating,
       estimate_range: estimateRange(v),
       delivery_method: "homedelivery",
       delivery_method_type: "standard",
@@ -349,7 +380,7 @@ function itemHit([item, v]: [MenuItem, Venue]) {
         product_line: v.productLine,
         action_link: `${shareUrl(v)}/itemid-${item.id}`,
         venue_image: { url: venueImage(v) },
-        venue_rating: v.rating?.score ?? null,
+        venue_rating: rating,
       },
     },
   };
@@ -404,34 +435,65 @@ function polygon(v: Venue, r: number) {
   };
 }
 
-function wireDiscounts(v: Venue) {
-  return v.discounts.map((d) => ({
+/** `venue_raw.discounts[]`: the static page lists the venue's own campaigns, the dynamic page all. */
+function wireDiscounts(v: Venue, page: "static" | "dynamic") {
+  return v.discounts.filter((d) => page === "dynamic" || !d.dynamicOnly).map((d) => ({
     id: d.id,
-    banner: { formatted_text: d.text },
+    banner: d.dynamicOnly ? null : { formatted_text: d.text },
     description: { title: d.text },
     ...(d.itemFraction ? { effect_item_badge: { text: `-${Math.round(d.itemFraction * 100)}%` } } : {}),
     conditions: d.freeDeliveryOver
       ? { minimum_basket_value: d.freeDeliveryOver, delivery_methods: ["homedelivery"] }
-      : null,
+      : {},
     optional: false,
     tap_to_apply: false,
     effects: d.itemFraction
       ? { item_discount: { fraction: d.itemFraction, include: { items: v.menu().categories[0].itemIds } } }
-      : { delivery_discount: { fraction: 1 } },
+      : {
+        delivery_discount: {
+          amount: 0,
+          fraction: d.deliveryFraction ?? 1,
+          max_amount: null,
+          delivery_methods: ["homedelivery"],
+        },
+      },
   }));
 }
 
-/** Opening times on the wire: seconds since midnight, or the legacy `{"$date": ms}` form. */
-function wireOpeningTimes(v: Venue) {
-  const value = (s: number) => v.legacyOpeningTimes ? { $date: s * 1000 } : s;
-  return Object.fromEntries(
-    Object.entries(v.openingTimes).map(([day, windows]) => [
-      day,
-      windows.flatMap((
-        [open, close],
-      ) => [{ type: "open", value: value(open) }, { type: "close", value: value(close) }]),
-    ]),
-  );
+const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
+const clock = (secs: number) => {
+  const m = Math.floor((secs % 86_400) / 60);
+  return `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+};
+
+/**
+ * Opening times on the wire. "schedule": `opening_times_schedule` entries ("11:00–15:00, 17:00–22:00",
+ * "Closed"; undescribed days left out). "map"/"legacy": `{monday: [{type, value}…]}` in seconds or
+ * `{"$date": ms}`, every described day present (closed = []), a shift past midnight closing at the
+ * start of the next day's list.
+ */
+function wireHours(v: Venue): { opening_times_schedule?: unknown; opening_times?: unknown } {
+  if (v.hoursShape === "schedule") {
+    return {
+      opening_times_schedule: DAYS.filter((d) => v.openingTimes[d] !== undefined).map((d) => ({
+        day: d[0].toUpperCase() + d.slice(1),
+        formatted_times: v.openingTimes[d]!.length
+          ? v.openingTimes[d]!.map(([open, close]) => `${clock(open)}–${clock(close)}`).join(", ")
+          : "Closed",
+      })),
+    };
+  }
+  const value = (s: number) => v.hoursShape === "legacy" ? { $date: s * 1000 } : s;
+  const map: Record<string, { type: string; value: unknown }[]> = {};
+  for (const d of DAYS) if (v.openingTimes[d] !== undefined) map[d] = [];
+  DAYS.forEach((d, i) => {
+    for (const [open, close] of v.openingTimes[d] ?? []) {
+      map[d].push({ type: "open", value: value(open) });
+      if (close > open) map[d].push({ type: "close", value: value(close) });
+      else (map[DAYS[(i + 1) % 7]] ??= []).unshift({ type: "close", value: value(close % 86_400) });
+    }
+  });
+  return { opening_times: map };
 }
 
 function withVenue(handler: (v: Venue, ctx: RouteContext) => Response) {
@@ -456,7 +518,16 @@ const staticPage = withVenue((v) =>
       timezone: CITY.timezone,
       share_url: shareUrl(v),
       delivery_methods: v.productLine === "restaurant" ? ["homedelivery", "takeaway"] : ["homedelivery"],
-      rating: v.rating ? { score: v.rating.score, score_raw: v.rating.score, volume: v.rating.volume } : null,
+      // The static page sends the score as a string, the number as score_raw.
+      rating: v.rating
+        ? {
+          rating: ratingBucket(v.rating.score),
+          score: v.rating.score.toFixed(1),
+          score_raw: v.rating.score,
+          volume: v.rating.volume,
+        }
+        : null,
+      ...(v.hoursShape === "schedule" ? wireHours(v) : {}),
       image_url: venueImage(v),
       image_blurhash: blurhash(venueImage(v)),
       brand_logo_image_url: v.brand ? brandImage(v.brand) : null,
@@ -474,8 +545,8 @@ const staticPage = withVenue((v) =>
       tipping: { type: "pre_checkout", tip_amounts: [100, 200, 300], ...currencyOf(v) },
       allowed_payment_methods: ["card", "applepay", "googlepay"],
       short_description: v.taglineV2Only ? [{ lang: "en", value: v.tagline }] : v.tagline,
-      opening_times: wireOpeningTimes(v),
-      discounts: wireDiscounts(v),
+      ...(v.hoursShape === "schedule" ? {} : wireHours(v)),
+      discounts: wireDiscounts(v, "static"),
     },
   })
 );
@@ -506,7 +577,7 @@ const dynamicPage = withVenue((v, ctx) => {
       timezone: CITY.timezone,
       delivery_open_status: { is_open: open },
       delivery_configs: deliveryConfigs(v),
-      banners: v.discounts.map((d) => ({
+      banners: listed(v).map((d) => ({
         title: d.text,
         discount: {
           formatted_text: d.itemFraction ? `-${Math.round(d.itemFraction * 100)}%` : "Free delivery",
@@ -534,7 +605,7 @@ const dynamicPage = withVenue((v, ctx) => {
           ],
         },
       },
-      discounts: wireDiscounts(v),
+      discounts: wireDiscounts(v, "dynamic"),
       alive: open ? 1 : 0,
       preestimate_total: meanEstimate(v),
     },
