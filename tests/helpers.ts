@@ -39,7 +39,7 @@ export interface Env {
   close(): Promise<void>;
 }
 
-function baseEnv(): Record<string, string> {
+export function baseEnv(): Record<string, string> {
   const keep = ["PATH", "HOME", "DENO_DIR", "TMPDIR", "LANG"];
   const out: Record<string, string> = { NO_COLOR: "1" };
   for (const k of keep) {
@@ -49,7 +49,7 @@ function baseEnv(): Record<string, string> {
   return out;
 }
 
-function collect(child: Deno.ChildProcess): Promise<RunResult> {
+export function collect(child: Deno.ChildProcess): Promise<RunResult> {
   return child.output().then((o) => {
     const stdout = new TextDecoder().decode(o.stdout);
     const stderr = new TextDecoder().decode(o.stderr);

@@ -1,0 +1,523 @@
+/**
+ * Contract tests: every upstream response shape svc reads, as a JSON fixture in fixtures/ (real
+ * field names and nesting, invented values), served from a loopback server to the real CLI. Each
+ * test asserts the values the CLI prints, so a parser change that loses a field fails here.
+ */
+
+import assert from "node:assert/strict";
+import { distanceMeters } from "../src/core/geo.ts";
+import {
+  fakeJwt,
+  type FixtureRequest,
+  type FixtureRoute,
+  type FixtureServer,
+  loadFixture,
+  startFixtureServer,
+} from "./fixture_server.ts";
+
+// deno-lint-ignore no-explicit-any
+type Any = any;
+
+const V_A = "6a1f00000000000000000a01";
+const ITEM1 = "6a2f000000000000000000c1";
+const ITEM2 = "6a2f000000000000000000c2";
+const HERE = { lat: 60.1699, lon: 24.9384 };
+const AT = ["--lat", "60.1699", "--lon", "24.9384"];
+const ELSEWHERE = ["--lat", "52", "--lon", "13"];
+const TOKEN = fakeJwt();
+const AUTH = ["--wtoken", TOKEN];
+const ASSORTMENT = "/consumer-api/consumer-assortment/v1/venues/slug";
+
+/** The static page of another venue: the schedule fixture under a different slug and id. */
+async function staticAs(slug: string, id: string): Promise<unknown> {
+  const page = await loadFixture<Any>("venue/static-schedule.json");
+  page.venue.slug = slug;
+  page.venue.id = page.venue_raw.id = id;
+  return page;
+}
+
+/** `assortment/items` answers with the requested ids of `fixture`. */
+const itemsOf = (fixture: string) => async (req: FixtureRequest) => {
+  const data = await loadFixture<Any>(fixture);
+  const ids: string[] = (req.body as Any)?.item_ids ?? [];
+  return { items: data.items.filter((i: Any) => ids.includes(i.id)), options: data.options };
+};
+
+const ROUTES: FixtureRoute[] = [
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: "/v1/pages/front",
+    respond: (r) =>
+      loadFixture(
+        r.url.searchParams.get("lat") === "60.169900"
+          ? "front/venue-list.json"
+          : "front/venue-vertical-list.json",
+      ),
+  },
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: "/order-xp/web/v1/pages/venue/slug/ravintola-testi/static",
+    fixture: "venue/static-schedule.json",
+  },
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: "/order-xp/web/v1/pages/venue/slug/kahvila-kulma/static",
+    fixture: "venue/static-opening-times.json",
+  },
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: "/order-xp/web/v1/pages/venue/slug/vanha-grilli/static",
+    fixture: "venue/static-legacy-dates.json",
+  },
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: "/order-xp/web/v1/pages/venue/slug/testimarket-keskusta/static",
+    respond: () => staticAs("testimarket-keskusta", "6a1f00000000000000000b01"),
+  },
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: "/order-xp/web/v1/venue/slug/ravintola-testi/dynamic/",
+    fixture: "venue/dynamic-campaigns.json",
+  },
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: `${ASSORTMENT}/ravintola-testi/assortment`,
+    fixture: "assortment/full.json",
+  },
+  {
+    method: "POST",
+    host: "consumer_api",
+    path: `${ASSORTMENT}/ravintola-testi/assortment/items`,
+    respond: itemsOf("assortment/full.json"),
+  },
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: `${ASSORTMENT}/testimarket-keskusta/assortment`,
+    fixture: "assortment/partial.json",
+  },
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: `${ASSORTMENT}/testimarket-keskusta/assortment/categories/slug/milk-2`,
+    fixture: "assortment/category.json",
+  },
+  {
+    method: "POST",
+    host: "consumer_api",
+    path: `${ASSORTMENT}/testimarket-keskusta/assortment/items`,
+    respond: itemsOf("assortment/items.json"),
+  },
+  {
+    method: "POST",
+    host: "consumer_api",
+    path: `${ASSORTMENT}/testimarket-keskusta/assortment/items/search`,
+    fixture: "assortment/search.json",
+  },
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: `/order-xp/web/v1/pages/venue/${V_A}/item/${ITEM1}`,
+    fixture: "item/page.json",
+  },
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: "/consumer-api/venue-content-api/v3/web/venue-content/slug/ravintola-testi",
+    fixture: "venue-content/page.json",
+  },
+  { method: "POST", host: "user_api", path: "/v1/pages/search", fixture: "search/items.json" },
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: "/order-xp/web/v1/pages/baskets",
+    fixture: "baskets/page.json",
+  },
+  { method: "GET", host: "consumer_api", path: "/order-xp/v1/baskets/count", fixture: "baskets/count.json" },
+  { method: "POST", host: "consumer_api", path: "/order-xp/v1/baskets", fixture: "baskets/upsert.json" },
+  {
+    method: "POST",
+    host: "consumer_api",
+    path: "/order-xp/web/v2/pages/checkout",
+    fixture: "checkout/quote-takeaway.json",
+  },
+  { method: "GET", host: "user_api", path: "/v1/user/me", fixture: "user/me.json" },
+  { method: "GET", host: "user_api", path: "/v2/delivery/info", fixture: "addresses/delivery-info.json" },
+  { method: "GET", host: "payment", path: "/v1/payment-methods/profile", fixture: "payments/profile.json" },
+  { method: "GET", host: "user_api", path: "/v3/user/me/payment_methods", fixture: "payments/legacy.json" },
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: "/v1/pages/venue-list/profile/favourites",
+    fixture: "favourites/page.json",
+  },
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: "/order-tracking-api/v1/order_history/",
+    fixture: "orders/history.json",
+  },
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: /^\/order-tracking-api\/v1\/order_history\/purchase\/65c0000000000000000000d1$/,
+    fixture: "orders/detail.json",
+  },
+  {
+    method: "POST",
+    host: "auth",
+    path: "/v1/wauth2/access_token",
+    respond: async () => ({ ...(await loadFixture("auth/refresh.json")), access_token: fakeJwt() }),
+  },
+  { method: "GET", host: "user_api", path: "/v1/google/geocode/json", fixture: "geocode/google.json" },
+];
+
+let shared: Promise<FixtureServer> | undefined;
+const server = () => shared ??= startFixtureServer(ROUTES);
+
+/** Runs svc with --format json; asserts the exit code; returns the envelope. */
+async function json(args: string[], code = 0): Promise<Any> {
+  const s = await server();
+  s.calls.length = 0;
+  const r = await s.run([...args, "--format", "json"]);
+  assert.equal(r.code, code, `${args.join(" ")} → ${r.code}\n${r.stdout}\n${r.stderr}`);
+  return r.json<Any>();
+}
+
+async function table(args: string[]): Promise<string> {
+  const s = await server();
+  const r = await s.run(args);
+  assert.equal(r.code, 0, `${args.join(" ")} → ${r.code}\n${r.stderr}`);
+  return r.stdout;
+}
+
+const calls = async () => (await server()).calls.map((c) => `${c.method} ${c.path}`);
+
+Deno.test("contract: front page venue-list — rows, string-free ratings, raw taglines, distances from coordinates", async () => {
+  const feed = await json(["feed", ...AT]);
+  assert.deepEqual(feed.data.sections.map((s: Any) => [s.name, s.kind, s.count]), [
+    ["popular-near-you", "venues", 4],
+    ["brands", "brands", 1],
+  ]);
+  const rows = feed.data.sections[0].venues;
+  const testi = rows.find((r: Any) => r.slug === "ravintola-testi");
+  assert.equal(testi.rating, 9.2);
+  assert.equal(testi.tagline, "Pizza and pasta from the wood oven\n", "JSON keeps the raw value");
+  assert.deepEqual(testi.delivery_fee, { amount: 290, currency: "EUR", formatted: "€2.90" });
+  assert.deepEqual(testi.promotions, ["-20% on pizzas"]);
+  assert.deepEqual(testi.menu_highlights, ["Margherita"]);
+  assert.equal(rows.find((r: Any) => r.slug === "testimarket-keskusta").wolt_plus, true);
+
+  // --sort distance: great-circle metres from the location used; sortable values are ranks, not metres.
+  const page = await loadFixture<Any>("front/venue-list.json");
+  const expected = page.sections[0].items.map((i: Any) => ({
+    slug: i.venue.slug,
+    m: i.venue.location ? distanceMeters(HERE, { lon: i.venue.location[0], lat: i.venue.location[1] }) : null,
+  }));
+  const sorted = await json(["venues", ...AT, "--sort", "distance"]);
+  const got = sorted.data.venues.map((v: Any) => ({ slug: v.slug, m: v.distance_m }));
+  assert.deepEqual(got, [...expected].sort((a, b) => (a.m ?? Infinity) - (b.m ?? Infinity)));
+  assert.deepEqual(got.map((g: Any) => g.slug), [
+    "testimarket-keskusta",
+    "ravintola-testi",
+    "kahvila-kulma",
+    "ei-sijaintia",
+  ]);
+  assert.ok(got[0].m < 50 && got[1].m > 500, JSON.stringify(got));
+  assert.match(sorted.warnings.join("\n"), /1 venue\(s\) carry no coordinates; they are listed last/);
+
+  const cats = await json(["venues", "categories", ...AT]);
+  assert.deepEqual(cats.data.categories, [
+    { slug: "pizza", name: "Pizza", venue_count: 41 },
+    { slug: "cafe", name: "Cafe", venue_count: 12 },
+  ]);
+
+  // Tables normalise whitespace: no blank line inside a table, the tagline on one line.
+  const out = await table(["venues", ...AT]);
+  const body = out.split("\nNear ")[0];
+  assert.ok(!body.split("\n").some((l) => l.trim() === ""), out);
+  assert.match(out, /Coffee, buns and sandwiches/);
+});
+
+Deno.test("contract: front page venue-vertical-list — venue-large tiles are rows; banners and unknown sections skipped, one warning", async () => {
+  const top = await json(["top", ...ELSEWHERE]);
+  assert.deepEqual(top.data.venues.map((v: Any) => v.slug), ["ravintola-testi", "testimarket-keskusta"]);
+  const skipped = top.warnings.filter((w: string) => /skipped feed content/.test(w));
+  assert.equal(top.warnings.length, 1, top.warnings.join("\n"));
+  assert.match(skipped[0], /"banner-carousel-large", "story-carousel-v3", "category-tiles-v2"/);
+  assert.match(skipped[0], /1 tile\(s\) that are not venues/);
+});
+
+Deno.test("contract: static page (schedule, string score) + dynamic campaigns — venue details and fees", async () => {
+  const d = await json(["venue", "ravintola-testi", "--include", "hours,rating,fees", ...AT]);
+  assert.deepEqual(d.data.rating, { score: 9.2, volume: 500 });
+  assert.deepEqual(d.data.hours.filter((h: Any) => ["tuesday", "friday", "saturday"].includes(h.day)), [
+    { day: "tuesday", open: "11:00", close: "14:00" },
+    { day: "tuesday", open: "17:00", close: "22:00" },
+    { day: "friday", open: "18:00", close: "02:00" },
+    { day: "saturday", open: "12:00", close: "03:00" },
+  ]);
+  assert.deepEqual(d.data.closed_days, ["sunday"]);
+  assert.deepEqual(d.data.unknown_days, []);
+  const fees = d.data.fees;
+  // The unconditional "€0 delivery fee" campaign: fraction 1 → free; the original fee beside it.
+  assert.deepEqual(fees.delivery_fee, { amount: 0, currency: "EUR", formatted: "€0.00" });
+  assert.deepEqual(fees.delivery_fee_original, { amount: 290, currency: "EUR", formatted: "€2.90" });
+  assert.deepEqual(fees.campaigns.map((c: Any) => [c.title, c.kinds, c.conditional]), [
+    ["€0 delivery fee", ["delivery"], false],
+    ["-10% on orders over €30", ["basket"], true],
+    ["-15% on Quattro formaggi", ["item"], false],
+  ]);
+  assert.deepEqual(d.data.promotions, [
+    "-20% on pizzas",
+    "€0 delivery fee",
+    "-10% on orders over €30",
+    "-15% on Quattro formaggi",
+  ]);
+  const t = await table(["venue", "ravintola-testi", "--include", "fees", ...AT]);
+  assert.match(t, /Delivery fee\s+€0\.00 \(was €2\.90\)/);
+
+  // --enrich reads the same dynamic page for the venue rows.
+  const enriched = await json(["venues", ...AT, "--enrich", "--query", "ravintola"]);
+  const row = enriched.data.venues[0];
+  assert.equal(row.delivery_fee.amount, 0);
+  assert.equal(row.delivery_fee_original.amount, 290);
+  assert.ok(row.promotions.includes("€0 delivery fee"));
+});
+
+Deno.test("contract: opening_times maps (seconds, $date) — closed only when said, unknown otherwise", async () => {
+  const map = await json(["venue", "hours", "kahvila-kulma"]);
+  assert.deepEqual(map.data.closed_days, ["sunday"]);
+  assert.deepEqual(map.data.unknown_days, ["thursday"]);
+  assert.deepEqual(map.data.hours[0], { day: "monday", open: "07:00", close: "18:00" });
+  const t = await table(["venue", "hours", "kahvila-kulma"]);
+  assert.match(t, /thursday\s+unknown/);
+  assert.match(t, /sunday\s+closed/);
+  assert.doesNotMatch(t, /thursday\s+closed/);
+
+  const legacy = await json(["venue", "hours", "vanha-grilli"]);
+  assert.equal(legacy.data.hours.length, 7);
+  assert.ok(legacy.data.hours.every((h: Any) => h.open === "10:00" && h.close === "22:00"));
+  const rated = await json(["venue", "vanha-grilli", "--include", "rating"]);
+  assert.deepEqual(rated.data.rating, { score: 7.9, volume: 41 }, "a score sent only as a string");
+});
+
+Deno.test("contract: global item search — every row kept, notices marked, rating objects, link-only descriptions", async () => {
+  const r = await json(["items", ...AT, "--query", "pizza"]);
+  assert.deepEqual(r.data.items.map((i: Any) => [i.name, i.notice, i.venue_rating]), [
+    ["Margherita", false, 9.2],
+    ["Quattro formaggi", false, 9.2],
+    ["Allergens: ask the staff", true, 9.2],
+    ["Pizza bun", false, 8.4],
+  ]);
+  assert.equal(r.data.items[0].description, "In the item: Margherita");
+  assert.equal(r.data.items[1].description, "In the link: Quattro formaggi");
+  assert.equal(r.data.limit_reached, false);
+  assert.equal(r.data.upstream_count, 4);
+  const avail = await json(["items", ...AT, "--query", "pizza", "--available-only"]);
+  assert.ok(!avail.data.items.some((i: Any) => i.name === "Pizza bun"));
+  const t = await table(["items", ...AT, "--query", "pizza"]);
+  assert.doesNotMatch(t, /Allergens/);
+  assert.match(t, /1 menu notice\(s\) hidden/);
+});
+
+Deno.test("contract: full assortment — menu, --category filters without a call, campaign deals from both pages", async () => {
+  const m = await json(["venue", "menu", "ravintola-testi"]);
+  assert.equal(m.data.completeness, "complete");
+  const byName = new Map(m.data.items.map((i: Any) => [i.name, i]));
+  assert.deepEqual((byName.get("Margherita") as Any).discount, {
+    percent: 20,
+    label: "-20%",
+    source: "campaign",
+  });
+  assert.deepEqual((byName.get("Diavola") as Any).discount, { percent: 13, label: "-13%", source: "price" });
+  assert.equal((byName.get("Kombucha 33 cl") as Any).available, false);
+  assert.equal((byName.get("Allergens: ask the staff") as Any).notice, true);
+  assert.equal((byName.get("Quattro formaggi") as Any).discount, null, "its campaign is on the dynamic page");
+
+  const cat = await json(["venue", "menu", "ravintola-testi", "--category", "drinks-2"]);
+  assert.deepEqual(cat.data.items.map((i: Any) => i.name), ["Kombucha 33 cl"], "subcategories included");
+  assert.deepEqual(await calls(), [`GET ${ASSORTMENT}/ravintola-testi/assortment`]);
+
+  const deals = await json(["venue", "menu", "ravintola-testi", "--discounts-only", ...AT]);
+  assert.deepEqual(deals.data.items.map((i: Any) => [i.name, i.discount.label]), [
+    ["Margherita", "-20%"],
+    ["Quattro formaggi", "-15%"],
+    ["Diavola", "-13%"],
+  ]);
+});
+
+Deno.test("contract: partial assortment — categories, category ids hydrated through the items batch, venue search", async () => {
+  const root = await json(["venue", "categories", "testimarket-keskusta"]);
+  assert.deepEqual(root.data.categories.map((c: Any) => [c.slug, c.parent, c.item_count]), [
+    ["milk-2", "dairy-1", null],
+    ["cheese-3", "dairy-1", null],
+  ]);
+  const milk = await json(["venue", "menu", "testimarket-keskusta", "--category", "milk-2"]);
+  assert.deepEqual(milk.data.items.map((i: Any) => [i.name, i.available, i.unit_info]), [
+    ["Kevytmaito 1 l", true, "1 l"],
+    ["Rasvaton maito 1 l", null, "1 l"],
+    ["Kaurajuoma 1 l", false, "1 l"],
+  ]);
+  assert.equal(milk.data.completeness, "complete");
+  assert.deepEqual(await calls(), [
+    `GET ${ASSORTMENT}/testimarket-keskusta/assortment`,
+    `GET ${ASSORTMENT}/testimarket-keskusta/assortment/categories/slug/milk-2`,
+    `POST ${ASSORTMENT}/testimarket-keskusta/assortment/items`,
+  ]);
+  const found = await json(["venue", "menu", "testimarket-keskusta", "--query", "maito"]);
+  assert.deepEqual(found.data.items.map((i: Any) => i.name), ["Kevytmaito 1 l"]);
+});
+
+Deno.test("contract: item page (price object with currency) by a named item link; fallback to the assortment", async () => {
+  const url = `https://wolt.com/en/fin/helsinki/restaurant/ravintola-testi/margherita-itemid-${ITEM1}`;
+  const item = await json(["venue", "item", url]);
+  assert.equal(item.data.id, ITEM1);
+  assert.equal(item.data.source, "item_page");
+  assert.deepEqual(item.data.price, { amount: 1290, currency: "EUR", formatted: "€12.90" });
+  assert.deepEqual(
+    item.data.options.map((g: Any) => [g.name, g.required, g.values.map((v: Any) => v.name)]),
+    [
+      ["Size", true, ["Regular", "Large"]],
+    ],
+  );
+  assert.equal(item.data.max_quantity, 10);
+
+  // No item page for this one (404): the assortment answers, with its option groups.
+  const fallback = await json(["venue", "item", "ravintola-testi", ITEM2]);
+  assert.equal(fallback.data.source, "assortment");
+  assert.equal(fallback.data.name, "Quattro formaggi");
+  assert.match(
+    fallback.warnings.join("\n"),
+    /item page is unavailable \(SVC_NOT_FOUND\); details come from the assortment/,
+  );
+});
+
+Deno.test("contract: baskets page, count and upsert; cart add takes the currency from the item", async () => {
+  const cart = await json(["cart", ...AT, ...AUTH]);
+  assert.equal(cart.data.basket.id, "bsk-6a1f0a01");
+  assert.deepEqual(cart.data.basket.lines.map((l: Any) => [l.id, l.count, l.price]), [[ITEM1, 2, 3180]]);
+  assert.deepEqual(cart.data.basket.total, { amount: 3180, currency: null, formatted: "€31.80" });
+  assert.equal((await json(["cart", "count", ...AUTH])).data.count, 2);
+
+  const added = await json([
+    "cart",
+    "add",
+    "ravintola-testi",
+    ITEM1,
+    "--option",
+    "Size=Large",
+    ...AT,
+    ...AUTH,
+  ]);
+  assert.equal(added.data.basket_id, "bsk-6a1f0a01");
+  const post = (await server()).calls.find((c) => c.method === "POST" && c.path === "/order-xp/v1/baskets")!;
+  assert.deepEqual(post.body, {
+    venue_id: V_A,
+    currency: "EUR",
+    items: [{
+      id: ITEM1,
+      count: 3,
+      name: "Margherita",
+      price: 4770,
+      options: [{
+        id: "6a3f000000000000000000d1",
+        values: [{ id: "6a5f000000000000000000f2", count: 1, price: 300 }],
+      }],
+      substitution_settings: { is_allowed: false },
+    }],
+  });
+});
+
+Deno.test("contract: checkout quote — takeaway is its own mode, rows and payable amount", async () => {
+  const p = await json(["checkout", ...AT, ...AUTH, "--tip", "200"]);
+  assert.equal(p.data.payable_amount.amount, 3539);
+  assert.deepEqual(p.data.delivery_configs.map((c: Any) => [c.mode, c.label, c.method]), [
+    ["standard", "Standard", "homedelivery"],
+    ["priority", "Priority", "homedelivery"],
+    ["takeaway", "Takeaway", "takeaway"],
+  ]);
+  assert.deepEqual(p.data.available_delivery_modes, ["standard", "priority", "takeaway"]);
+  assert.equal(p.data.selected_delivery_config.method, "homedelivery");
+  assert.deepEqual(p.data.rows.map((r: Any) => [r.label, r.amount?.amount]), [
+    ["Item subtotal", 3180],
+    ["Service fee", 159],
+    ["Delivery (1.2 km)", 0],
+    ["Courier tip", 200],
+    ["Total", 3539],
+  ]);
+  const plan = (await server()).calls.find((c) => c.path === "/order-xp/web/v2/pages/checkout")!.body as Any;
+  assert.equal(plan.purchase_plan.menu_items[0].category_id, "6a6f000000000000000000a1");
+  assert.equal(plan.purchase_plan.venue.country, "FIN");
+});
+
+Deno.test("contract: account payloads — user, addresses, payment tree, favourites, order history, refresh", async () => {
+  const status = await json(["status", ...AUTH]);
+  assert.deepEqual([status.data.authenticated, status.data.user_id, status.data.country], [
+    true,
+    "64b0000000000000000000a1",
+    "FIN",
+  ]);
+  const profile = await json(["profile", "show", ...AUTH]);
+  assert.equal(profile.data.name, "Aino Testinen");
+  const addresses = await json(["profile", "addresses", ...AUTH]);
+  assert.deepEqual(
+    addresses.data.addresses.map((a: Any) => [a.address_id, a.label, a.street, a.lat, a.lon, a.details]),
+    [
+      ["66a0000000000000000000b1", "home", "Kotikatu 5", 60.1699, 24.9384, {
+        entrance: "A",
+        floor: "3",
+        apartment: "12",
+      }],
+      ["66a0000000000000000000b2", "work", "Toimistotie 2", 60.17, 24.95, {
+        other_address_details: "Reception",
+      }],
+    ],
+  );
+  const payments = await json(["profile", "payments", ...AUTH]);
+  assert.deepEqual(
+    payments.data.methods.map((m: Any) => [m.method_id, m.type, m.is_default, m.is_available_for_checkout]),
+    [["pm-a1", "card", true, true], ["cash", "cash", false, false]],
+  );
+  const favs = await json(["profile", "favorites", ...AT, ...AUTH]);
+  assert.deepEqual(
+    favs.data.venues.map((v: Any) => v.slug),
+    ["ravintola-testi"],
+    "favourite: false is dropped",
+  );
+  const orders = await json(["profile", "orders", ...AUTH]);
+  assert.deepEqual(orders.data.orders.map((o: Any) => [o.purchase_id, o.status, o.total]), [
+    ["65c0000000000000000000d1", "delivered", "€35.39"],
+    ["65c0000000000000000000d2", "rejected", "€8.90"],
+  ]);
+  assert.equal(orders.data.next_page_token, "2026-03-02T12:05:00.000Z");
+  const detail = await json(["profile", "orders", "show", "65c0000000000000000000d1", ...AUTH]);
+  assert.deepEqual(
+    [
+      detail.data.totals.items?.amount,
+      detail.data.totals.delivery_fee?.amount,
+      detail.data.totals.total?.amount,
+    ],
+    [3180, 0, 3539],
+  );
+  assert.deepEqual(detail.data.items.map((i: Any) => [i.name, i.count]), [["Margherita", 2]]);
+  assert.equal(detail.data.venue.name, "Ravintola Testi");
+
+  // An expired access token is rotated through the refresh endpoint (form body), then used.
+  const expired = fakeJwt(1_600_000_000);
+  const refreshed = await json(["status", "--wtoken", expired, "--wrtoken", "rt-fixture-1"]);
+  assert.equal(refreshed.data.authenticated, true);
+  const refresh = (await server()).calls.find((c) => c.path === "/v1/wauth2/access_token")!;
+  assert.deepEqual(refresh.body, { grant_type: "refresh_token", refresh_token: "rt-fixture-1" });
+});
+
+Deno.test("contract: close the fixture server", async () => {
+  await (await server()).close();
+});
