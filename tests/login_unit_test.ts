@@ -1,6 +1,7 @@
 /** Browser-login building blocks: --timeout parsing, the cookie-site filter, browser discovery. */
 
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { parseTimeout } from "../src/cli/login_browser.ts";
 import { SvcError } from "../src/core/errors.ts";
 import {
@@ -13,6 +14,7 @@ import {
 } from "../src/login/browser.ts";
 import { sessionFromCookies, siteCookies, siteMatcher } from "../src/login/cookies.ts";
 import { formatDuration } from "../src/login/flow.ts";
+import { ROOT } from "./helpers.ts";
 
 const JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1MSIsImV4cCI6NDEwMjQ0NDgwMH0.c2ln";
 
@@ -213,4 +215,37 @@ Deno.test("launch: dedicated profile, DevTools on 127.0.0.1 at a free port; the 
   for (const bad of ["", "40123", "abc\n/devtools/browser/x", "40123\n/other"]) {
     assert.equal(parseDevToolsActivePort(bad), undefined, JSON.stringify(bad));
   }
+});
+
+Deno.test("src/login/* is loaded lazily: only the login action imports it", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--config", join(ROOT, "deno.json"), join(ROOT, "src/cli/app.ts")],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  assert.ok(out.success, "deno info ran");
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    roots: string[];
+    modules: Array<
+      { specifier: string; dependencies?: Array<{ isDynamic?: boolean; code?: { specifier: string } }> }
+    >;
+  };
+  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
+  const isLogin = (s: string) => s.includes("/src/login/") || s.endsWith("/src/cli/login_browser.ts");
+  const staticGraph = new Set<string>();
+  const stack = [...info.roots];
+  while (stack.length) {
+    const s = stack.pop()!;
+    if (staticGraph.has(s)) continue;
+    staticGraph.add(s);
+    for (const d of bySpecifier.get(s)?.dependencies ?? []) {
+      if (d.code && !d.isDynamic) stack.push(d.code.specifier);
+    }
+  }
+  assert.ok(staticGraph.size > 20, "the static graph was walked");
+  assert.deepEqual([...staticGraph].filter(isLogin), [], "nothing of the browser login loads with the CLI");
+  assert.ok(
+    info.modules.some((m) => m.specifier.endsWith("/src/login/flow.ts")),
+    "but it is reachable lazily",
+  );
 });
