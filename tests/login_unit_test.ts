@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parseTimeout } from "../src/cli/login_browser.ts";
+import { parseTimeout, reuseEndpoint } from "../src/cli/login_browser.ts";
 import { SvcError } from "../src/core/errors.ts";
 import {
   devtoolsUrlFromStderr,
@@ -41,6 +41,21 @@ Deno.test("--timeout: durations from 1s to 1h, default 2m; anything else is SVC_
     );
   }
   assert.deepEqual([120_000, 90_000, 1_500, 3_000].map(formatDuration), ["2m", "1m30s", "1500ms", "3s"]);
+});
+
+Deno.test("reuse address: --browser-url, else SVC_BROWSER_URL, else http://127.0.0.1:9222", () => {
+  assert.equal(reuseEndpoint(undefined, undefined), "http://127.0.0.1:9222");
+  assert.equal(reuseEndpoint(undefined, " "), "http://127.0.0.1:9222");
+  assert.equal(reuseEndpoint(undefined, "http://127.0.0.1:40000"), "http://127.0.0.1:40000/");
+  assert.equal(reuseEndpoint("http://localhost:9333", "http://127.0.0.1:40000"), "http://localhost:9333/");
+  assert.throws(
+    () => reuseEndpoint("ws://x", undefined),
+    (e) => e instanceof SvcError && e.code === "SVC_INVALID_ARGUMENT",
+  );
+  assert.throws(
+    () => reuseEndpoint(undefined, "nope"),
+    (e) => e instanceof SvcError && e.code === "SVC_CONFIG_INVALID",
+  );
 });
 
 Deno.test("cookie site: the marketplace's domain and subdomains; an IP host only itself", () => {

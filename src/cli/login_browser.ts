@@ -61,12 +61,10 @@ async function loginPage(rt: Runtime): Promise<URL> {
 }
 
 /** The browser to reuse: --browser-url, else SVC_BROWSER_URL, else http://127.0.0.1:9222. */
-function reuseEndpoint(rt: Runtime): string {
-  if (typeof rt.opts.browserUrl === "string") {
-    return httpUrl(rt.opts.browserUrl.trim(), "--browser-url", "SVC_INVALID_ARGUMENT").href;
-  }
-  const env = Deno.env.get("SVC_BROWSER_URL")?.trim();
-  return env ? httpUrl(env, "SVC_BROWSER_URL", "SVC_CONFIG_INVALID").href : DEFAULT_BROWSER_URL;
+export function reuseEndpoint(flag: unknown, env: string | undefined): string {
+  if (typeof flag === "string") return httpUrl(flag.trim(), "--browser-url", "SVC_INVALID_ARGUMENT").href;
+  const fromEnv = env?.trim();
+  return fromEnv ? httpUrl(fromEnv, "SVC_BROWSER_URL", "SVC_CONFIG_INVALID").href : DEFAULT_BROWSER_URL;
 }
 
 /** "First Last" from the access token's claims, when they carry a name. */
@@ -100,7 +98,7 @@ function interruptSignal(): { signal: AbortSignal; dispose(): void } {
 
 export async function runBrowserLogin(rt: Runtime): Promise<void> {
   const timeoutMs = parseTimeout(rt.opts.timeout);
-  const browserUrl = reuseEndpoint(rt);
+  const browserUrl = reuseEndpoint(rt.opts.browserUrl, Deno.env.get("SVC_BROWSER_URL"));
   const url = await loginPage(rt);
   // A broken config fails now, before anyone signs in for nothing.
   await rt.readConfig();
