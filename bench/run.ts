@@ -45,3 +45,6 @@ try {
 
 // Full-catalog menu load against an in-process sandbox: wall time and peak memory (bench/menu.ts).
 await (await import("./menu.ts")).benchMenu();
+
+// Browser login end to end in headless Chromium against an in-process sandbox (bench/login.ts).
+await (await import("./login.ts")).benchLogin();

@@ -185,11 +185,13 @@ Deno.test("sandbox serve prints the SVC_*_URL exports of a live simulator and st
       "SVC_AUTH_URL",
       "SVC_CONFIG_PATH",
       "SVC_CONSUMER_API_URL",
+      "SVC_LOGIN_URL",
       "SVC_PAYMENT_URL",
       "SVC_RELEASE_API_URL",
       "SVC_USER_API_URL",
     ]);
     assert.match(exports.SVC_USER_API_URL, /^http:\/\/127\.0\.0\.1:\d+\/user-api$/);
+    assert.equal(exports.SVC_LOGIN_URL, `${exports.SVC_AUTH_URL}/login`);
     assert.ok(exports.SVC_CONFIG_PATH.includes("/sandbox/"), "a private sandbox config, not the real one");
     assert.ok(!/eyJ/.test(text), "no token printed");
     // A shell following the exports is signed in as the demo user and never touches the real profile.

@@ -36,6 +36,7 @@ export function buildProgram(): Command {
     `
 Common flows:
   svc --sandbox top 5             try it against the local sandbox marketplace
+  svc login                       sign in in a browser
   svc login --wtoken <token>      save a session
   svc status                      check the session
   svc venues --query sushi        find venues

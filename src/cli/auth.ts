@@ -1,7 +1,6 @@
 /** Session commands: login, logout, status, configure, and the grouped `auth` aliases. */
 
 import { type Command, Option } from "commander";
-import { SvcError } from "../core/errors.ts";
 import { configureProfile, loginWithTokens, logoutProfile } from "../auth/profile_store.ts";
 import { authStatus, type StatusResult } from "../services/account.ts";
 import { action, type Runtime, type TableRenderer } from "./runtime.ts";
@@ -34,11 +33,10 @@ async function runStatus(rt: Runtime): Promise<void> {
 
 async function runLogin(rt: Runtime): Promise<void> {
   const flags = rt.credentialFlags();
-  if (!flags.wtoken && !flags.wrtoken && !flags.cookies?.length) {
-    throw new SvcError(
-      "SVC_NOT_IMPLEMENTED",
-      "browser login is not implemented yet; use `svc login --wtoken <token> [--wrtoken <token>]` or --cookie",
-    );
+  if (["wtoken", "wrtoken", "cookie"].every((k) => rt.opts[k] === undefined)) {
+    // No token flags (an empty one counts as given): the managed-browser flow; src/login/* loads only here.
+    await (await import("./login_browser.ts")).runBrowserLogin(rt);
+    return;
   }
   const data = await loginWithTokens(rt.paths.config, rt.globals.profile, flags);
   await rt.emit(data, record("Login"));
@@ -72,10 +70,17 @@ function addLoginFlags(cmd: Command): Command {
       ),
     )
     .addOption(
-      new Option("--timeout <duration>", "bounds browser discovery and the login wait (default: 2m)"),
+      new Option(
+        "--timeout <duration>",
+        "browser login: bounds discovery, DevTools requests and the wait, 1s to 1h (default: 2m)",
+      ),
     )
     .addOption(
-      new Option("--browser-url <url>", "remote-debugging endpoint (default: http://127.0.0.1:9222)"),
+      new Option(
+        "--browser-url <url>",
+        "browser login: reuse the browser at this remote-debugging endpoint " +
+          "(default: SVC_BROWSER_URL, else http://127.0.0.1:9222)",
+      ),
     );
 }
 
@@ -85,7 +90,7 @@ export function registerAuth(program: Command): void {
     leaf(
       program,
       "login",
-      "sign in: save tokens or cookies to the profile (the browser flow without flags is not implemented yet)",
+      "sign in: in a managed browser (no token flags), or save the given tokens or cookies to the profile",
     ),
   )
     .action(action(runLogin));

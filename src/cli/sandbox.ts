@@ -40,6 +40,8 @@ async function serve(rt: Runtime): Promise<void> {
     ...Object.fromEntries(
       (Object.keys(HOST_ENV) as Array<keyof typeof HOST_ENV>).map((h) => [HOST_ENV[h], hosts[h]]),
     ),
+    // `svc login` in such a shell signs in at the sandbox's own page.
+    SVC_LOGIN_URL: `${hosts.auth}/login`,
   };
   await rt.emit({ base_url: sandbox.baseUrl, port: sandbox.port, env: exports }, (d) =>
     [

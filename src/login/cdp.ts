@@ -223,19 +223,28 @@ export async function devtoolsHttp<T = Json>(
   opts: { method?: "GET" | "PUT"; timeoutMs?: number } = {},
 ): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const failed = (e: unknown, what: string) => {
+    const timedOut = e instanceof DOMException && (e.name === "TimeoutError" || e.name === "AbortError");
+    return timedOut
+      ? new CdpError("timeout", `DevTools ${path} got no answer within ${timeoutMs} ms`)
+      : new CdpError("connect", what);
+  };
   let res: Response;
+  let text: string;
   try {
     res = await fetch(base.replace(/\/+$/, "") + path, {
       method: opts.method ?? "GET",
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (e) {
-    const timedOut = e instanceof DOMException && (e.name === "TimeoutError" || e.name === "AbortError");
-    throw timedOut
-      ? new CdpError("timeout", `DevTools ${path} got no answer within ${timeoutMs} ms`)
-      : new CdpError("connect", `DevTools at ${base} is not reachable`);
+    throw failed(e, `DevTools at ${base} is not reachable`);
   }
-  const text = await res.text();
+  try {
+    // The time limit covers the body too: a server that sends headers and then stalls times out.
+    text = await res.text();
+  } catch (e) {
+    throw failed(e, `DevTools ${path}: the connection broke while reading the answer`);
+  }
   if (!res.ok) throw new CdpError("http", `DevTools ${path} answered ${res.status}`);
   try {
     return JSON.parse(text) as T;
