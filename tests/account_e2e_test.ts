@@ -609,7 +609,8 @@ Deno.test("addresses: add → update → use → links → remove round trip acr
     assert.match(linksTable.stdout, /coordinates_link\s+https:\/\/www\.google\.com\/maps\//);
     assert.deepEqual(t.log(), [], "use and links never call upstream");
 
-    // use of an id the local address book lacks: SVC_NOT_FOUND and nothing written; links cannot help either.
+    // An id the local copy lacks is looked up in the account's list: unknown there too → SVC_NOT_FOUND,
+    // nothing written.
     const unknown = "66a0000000000000000000ff";
     const before = await Deno.readTextFile(t.configPath);
     assertError(
@@ -623,9 +624,11 @@ Deno.test("addresses: add → update → use → links → remove round trip acr
       await t.run(["profile", "addresses", "links", unknown, ...J]),
       "SVC_NOT_FOUND",
       1,
-      "no local copy",
+      "not on the account",
     );
-    assert.deepEqual(t.log(), []);
+    assert.deepEqual(calls(t.log()), [INFO, INFO], "one list read each");
+    assert.equal(await Deno.readTextFile(t.configPath), before, "config untouched");
+    t.sandbox.clearLog();
 
     // remove (both layouts): checked against the list, then DELETE; the pointer clears when it was selected.
     await t.run(["profile", "addresses", "use", newId]);
@@ -752,8 +755,15 @@ Deno.test("addresses: invalid input and unknown ids fail before any mutation and
     cfg.profiles.default.svc_addresses = { [HOME]: "junk", [WORK]: { details: 5 } };
     cfg.profiles.default.svc_address_id = HOME;
     await t.writeConfig(cfg);
-    assertError(await t.run(["profile", "addresses", "links", ...J]), "SVC_NOT_FOUND", 1, "junk copy");
-    assertError(await t.run(["account", "addresses", "links", WORK, ...J]), "SVC_NOT_FOUND", 1, "empty copy");
+    // An unusable copy is refreshed from the account's list (one call), never a crash.
+    t.sandbox.clearLog();
+    const repaired = await t.run(["profile", "addresses", "links", ...J]);
+    assert.equal(repaired.code, 0, repaired.stdout);
+    assert.equal(repaired.json<any>().data.street, "Kotikatu 5");
+    assert.deepEqual(calls(t.log()), [INFO]);
+    const work = await t.run(["account", "addresses", "links", WORK, ...J]);
+    assert.equal(work.json<any>().data.street, "Toimistotie 2");
+    assert.deepEqual(calls(t.log()), [INFO], "the refreshed copy answers without a call");
   });
 });
 
@@ -1023,7 +1033,7 @@ Deno.test("favorites: list at a location in both layouts, paging, add/remove by 
       ["profile", "favorites", "--lat", "60.1", ...J],
       ["profile", "favorites", "--lat", "95", "--lon", "24", ...J],
       ["profile", "favorites", "--address", "Kotikatu 5", "--lat", "60", "--lon", "24", ...J],
-      ["account", "favorites", "--page", "2", ...J],
+      ["account", "favorites", "--page", "0", ...J],
       ["account", "favorites", "--limit", "0", ...J],
     ]);
     for (const r of bad) assertError(r, "SVC_INVALID_ARGUMENT", 2, r.stdout);
@@ -1237,24 +1247,19 @@ Deno.test("addresses: links use both points; rows keyed `address_id` serve lists
 Deno.test("addresses use/links take per-run credentials (--wtoken) and never save them", async () => {
   await withEnv(async (t) => {
     const { access_token: token } = await t.sandbox.mintSession();
+    // No local copy yet: `use` reads the account's list once (which keeps a copy), then selects.
     const use = await t.run(["account", "addresses", "use", HOME, "--wtoken", token, ...J]);
     assert.equal(use.code, 0, use.stdout + use.stderr);
     assert.deepEqual(use.json<any>().data, {
       svc_address_id: HOME,
       previous_svc_address_id: null,
-      known_locally: false,
-      street: null,
+      known_locally: true,
+      street: "Kotikatu 5",
     });
-    assert.match(use.json().warnings.join(" "), /not in the local copy/);
-    assertError(
-      await t.run(["profile", "addresses", "links", "--wtoken", token, ...J]),
-      "SVC_NOT_FOUND",
-      1,
-      "links without a local copy",
-    );
-    assert.deepEqual(t.log(), [], "use and links never call upstream");
-    assert.equal((await t.run(["profile", "addresses", "--wtoken", token, ...J])).code, 0);
+    assert.deepEqual(calls(t.log()), [INFO]);
+    t.sandbox.clearLog();
     const links = await t.run(["profile", "addresses", "links", "--wtoken", token, ...J]);
+    assert.deepEqual(t.log(), [], "the copy kept by `use` answers without a call");
     assert.equal(links.code, 0, links.stdout);
     assert.equal(links.json<any>().data.address_id, HOME);
     const config = await Deno.readTextFile(t.configPath);

@@ -38,7 +38,12 @@ async function add(t: Env, args: string[]) {
 async function basket(t: Env) {
   const r = await t.run(["cart", ...AT, "--format", "json"]);
   assert.equal(r.code, 0, r.stdout);
-  return r.json<{ basket: { id: string; lines: Line[]; total_items: number } | null; basket_count: number }>()
+  return r.json<
+    {
+      basket: { id: string; lines: Line[]; total_items: number; total: { amount: number } | null } | null;
+      basket_count: number;
+    }
+  >()
     .data;
 }
 
@@ -431,8 +436,18 @@ Deno.test("cart show, count, remove (decrement, --all, last line → bulk delete
 
     t.sandbox.clearLog();
     let r = await t.run(["cart", "remove", TIRAMISU, "--venue-id", PP_ID, ...AT, "--format", "json"]);
-    let d = r.json<{ mutation: string; removed_count: number; total_items: number; line_id: string }>().data;
-    assert.deepEqual([d.mutation, d.removed_count, d.total_items, d.line_id], ["remove", 1, 4, TIRAMISU]);
+    let d = r.json<
+      {
+        mutation: string;
+        removed_count: number;
+        total_items: number;
+        line_id: string;
+        all_baskets_count: number;
+      }
+    >().data;
+    // total_items is this basket's count (2 Tiramisu + 1 Carbonara); all baskets hold one burger more.
+    assert.deepEqual([d.mutation, d.removed_count, d.total_items, d.line_id], ["remove", 1, 3, TIRAMISU]);
+    assert.equal(d.all_baskets_count, 4);
     assert.deepEqual(
       (posts(t.log())[0].body as { items: Line[] }).items.map((i) => [i.id, i.count, i.price]),
       [
@@ -461,17 +476,28 @@ Deno.test("cart show, count, remove (decrement, --all, last line → bulk delete
 
     await add(t, [PP, TIRAMISU]);
     r = await t.run(["cart", "clear", "--venue-id", PP_ID, ...AT, "--format", "json"]);
-    const c =
-      r.json<{ mutation: string; basket_ids: string[]; cleared_baskets: number; total_items: number }>().data;
-    assert.deepEqual([c.mutation, c.basket_ids, c.cleared_baskets, c.total_items], [
+    const c = r.json<
+      {
+        mutation: string;
+        basket_ids: string[];
+        cleared_baskets: number;
+        total_items: number;
+        total: { amount: number } | null;
+      }
+    >().data;
+    // What is left: the burger basket (its one item and its total), not null.
+    const burgerTotal = (await basket(t)).basket!.total!.amount;
+    assert.deepEqual([c.mutation, c.basket_ids, c.cleared_baskets, c.total_items, c.total?.amount], [
       "clear",
       ["bsk-aa1"],
       1,
       1,
+      burgerTotal,
     ]);
     await add(t, [PP, TIRAMISU]);
     r = await t.run(["cart", "clear", "--all", ...AT, "--format", "json"]);
-    assert.equal(r.json<{ cleared_baskets: number; total_items: number }>().data.cleared_baskets, 2);
+    const all = r.json<{ cleared_baskets: number; total_items: number; total: { amount: number } }>().data;
+    assert.deepEqual([all.cleared_baskets, all.total_items, all.total.amount], [2, 0, 0]);
     assert.equal((await basket(t)).basket_count, 0);
     assert.equal((await t.run(["cart", "clear", "--all", "--venue-id", PP_ID, ...AT])).code, 2);
   });
@@ -615,6 +641,9 @@ Deno.test("an unidentifiable basket blocks every mutation; totals that cannot be
     delete noCurrency.baskets[0].venue.currency;
     noCurrency.baskets[0].items[0].count = 2;
     noCurrency.baskets[0].items[0].price = 1380;
+    noCurrency.baskets[0].total_items = 2;
+    noCurrency.baskets[0].telemetry.basket_total = 1380;
+    noCurrency.baskets[0].total = "€13.80";
     t.sandbox.setFaults([{
       path: "/order-xp/web/v1/pages/baskets",
       status: 200,

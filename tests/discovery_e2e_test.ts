@@ -173,7 +173,9 @@ Deno.test("venues: filters, every sort spelling, one call without --enrich, boun
     const get = async (...args: string[]) => {
       const r = await t.run(["venues", ...AT, ...args, "--format", "json"]);
       assert.equal(r.code, 0, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
-      return r.json<{ venues: Row[]; total: number; enriched: boolean; sort: string }>();
+      return r.json<
+        { venues: Row[]; total: number; enriched: boolean; sort: string; offset: number; limit: number }
+      >();
     };
     t.sandbox.clearLog();
     const all = await get();
@@ -237,6 +239,9 @@ Deno.test("venues: filters, every sort spelling, one call without --enrich, boun
     const dyn = t.log().filter((e) => e.path.includes("/dynamic/"));
     assert.ok(dyn.length > 0 && dyn.length <= 30, `bounded enrichment (${dyn.length} calls)`);
     t.sandbox.clearLog();
+    // --page without --limit uses the default page size (20).
+    const defaultPage = await get("--page", "2");
+    assert.deepEqual([defaultPage.data.offset, defaultPage.data.limit], [20, 20]);
     const paged = await get("--limit", "5", "--page", "2");
     assert.equal(paged.data.venues.length, 5);
     assert.deepEqual(

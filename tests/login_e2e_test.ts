@@ -170,11 +170,9 @@ Deno.test("browser login at the sandbox page saves the HttpOnly session; status 
     const p = await profileOf(t);
     assert.ok(p.wtoken && await verifyAccessToken(t.sandbox.state, p.wtoken), "a live sandbox access token");
     assert.ok(p.wrefresh_token && await verifyRefreshToken(t.sandbox.state, p.wrefresh_token));
-    assert.deepEqual(
-      [...(p.cookies ?? [])].sort(),
-      [`__wrtoken=${p.wrefresh_token}`, `__wtoken=${p.wtoken}`, "sbx_consent=necessary"],
-    );
-    assert.equal(d.cookie_count, 3);
+    // The token cookies are saved as wtoken/wrefresh_token, never also as cookies that would go stale.
+    assert.deepEqual([...(p.cookies ?? [])].sort(), ["sbx_consent=necessary"]);
+    assert.equal(d.cookie_count, 1);
     assert.deepEqual(p.location, { lat: 60.17, lon: 24.94 });
     assert.equal(p.address, "Kotikatu 5");
     assert.equal((await Deno.stat(t.configPath)).mode! & 0o777, 0o600);
@@ -226,10 +224,10 @@ Deno.test("browser login: __wtoken as URL-encoded JSON with accessToken is saved
     const p = await profileOf(t);
     assert.match(p.wtoken ?? "", /^eyJ[\w-]+\.[\w-]+\.[\w-]+$/, "the JWT, not the JSON wrapper");
     assert.ok(await verifyAccessToken(t.sandbox.state, p.wtoken!));
-    const raw = p.cookies?.find((c) => c.startsWith("__wtoken="));
-    assert.equal(raw, `__wtoken=${encodeURIComponent(JSON.stringify({ accessToken: p.wtoken }))}`);
+    assert.ok(!p.cookies?.some((c) => c.startsWith("__wtoken=")), "saved as wtoken only");
+    const raw = `__wtoken=${encodeURIComponent(JSON.stringify({ accessToken: p.wtoken }))}`;
     assert.match(r.stdout, /user_id: '?65f000000000000000000001/);
-    assertNoSecrets(r.stdout + r.stderr, [...secretsOf(p), raw!.slice(9)]);
+    assertNoSecrets(r.stdout + r.stderr, [...secretsOf(p), raw.slice(9)]);
     const s = await t.run(["status", "--format", "json"]);
     assert.equal(s.json<{ authenticated: boolean }>().data.authenticated, true);
     await assertNothingLeft(h, 1);
@@ -267,7 +265,7 @@ Deno.test("browser login reuses a browser at the reuse address, leaves it runnin
       assert.ok(p.wrefresh_token && p.wrefresh_token !== foreign.refresh_token);
       assert.deepEqual(
         (p.cookies ?? []).map((c) => c.split("=")[0]).sort(),
-        ["__wrtoken", "__wtoken", "sbx_consent"],
+        ["sbx_consent"],
         "only the login site's cookies",
       );
       assertNoSecrets(r.stdout + r.stderr, [...secretsOf(p), foreign.access_token, foreign.refresh_token]);
@@ -531,7 +529,8 @@ Deno.test("svc --sandbox login signs in at the in-process sandbox's page; --sand
     const sbx = join(t.dir, "home", "sandbox");
     const cfg = JSON.parse(await Deno.readTextFile(join(sbx, ".svc-config.json")));
     const p = cfg.profiles.default as Profile;
-    assert.ok(p.cookies?.includes(`__wtoken=${p.wtoken}`), "the session came from the browser's cookies");
+    assert.ok(p.wtoken && p.wrefresh_token, "the session came from the browser's cookies");
+    assert.deepEqual(p.cookies, ["sbx_consent=necessary"]);
     assert.equal((await Deno.stat(join(sbx, "browser-profile"))).mode! & 0o777, 0o700);
     await assert.rejects(Deno.stat(t.configPath), "the real profile is untouched");
     assertNoSecrets(r.stdout + r.stderr, secretsOf(p));

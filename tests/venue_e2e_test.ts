@@ -683,7 +683,7 @@ Deno.test("identifiers: venue URLs and 24-hex ids resolve; malformed input and b
       [["venue", "pasta-piccola", "--include", "hours,menu"], /unknown --include section "menu"/],
       [["venue", "pasta-piccola", "--include", ","], /--include needs/],
       [["venue", "menu", "pasta-piccola", "--sort", "rating"], /unsupported --sort/],
-      [["venue", "menu", "pasta-piccola", "--page", "2"], /--page requires --limit/],
+      [["venue", "menu", "pasta-piccola", "--page", "0x2"], /invalid --page "0x2"/],
       [
         ["venue", "menu", "pasta-piccola", "--limit", "2", "--page", "2", "--offset", "1"],
         /--page cannot be combined/,

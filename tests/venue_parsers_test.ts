@@ -583,7 +583,8 @@ Deno.test("flag parsers: paging, --include, menu flags, item arguments, --timezo
   assert.deepEqual(parsePaging({}), { limit: undefined, offset: 0 });
   assert.deepEqual(parsePaging({ limit: "10", page: "3" }), { limit: 10, offset: 20 });
   assert.deepEqual(parsePaging({ limit: "10", offset: "5" }), { limit: 10, offset: 5 });
-  usage(() => parsePaging({ page: "2" }), /requires --limit/);
+  assert.deepEqual(parsePaging({ page: "2" }), { limit: 20, offset: 20 }, "the default page size");
+  usage(() => parsePaging({ page: "1e1" }), /--page "1e1"/);
   usage(() => parsePaging({ page: "2", limit: "1", offset: "0" }), /cannot be combined/);
   usage(() => parsePaging({ limit: "abc" }), /--limit/);
 

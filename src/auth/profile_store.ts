@@ -2,7 +2,12 @@
 
 import { SvcError } from "../core/errors.ts";
 import { type Profile, updateConfig, validateProfileName } from "../config/store.ts";
-import { type CredentialFlags, hasCredentialFlags, resolveCredentials } from "./session.ts";
+import {
+  assertSendableCookies,
+  type CredentialFlags,
+  hasCredentialFlags,
+  resolveCredentials,
+} from "./session.ts";
 import { decodeJwt, jwtExpiry } from "./tokens.ts";
 
 export interface LoginResult {
@@ -15,8 +20,19 @@ export interface LoginResult {
   cookie_count: number;
 }
 
+/**
+ * The cookies to save: `__wtoken`/`__wrtoken` pairs are saved as `wtoken`/`wrefresh_token` instead,
+ * so a stale copy is never forwarded next to a refreshed access token.
+ */
+function withoutTokenCookies(cookies: readonly string[]): string[] {
+  return cookies.map((c) =>
+    c.split(";").map((p) => p.trim()).filter((p) => p && !/^__w(r)?token\s*=/i.test(p)).join("; ")
+  ).filter(Boolean);
+}
+
 /** Normalises flag credentials into the four stored fields. */
 function normalise(flags: CredentialFlags): Required<Pick<Profile, "cookies">> & Profile {
+  assertSendableCookies(flags.cookies ?? [], "SVC_INVALID_ARGUMENT", "--cookie");
   const creds = resolveCredentials(flags, undefined);
   if (!creds.access && !creds.refresh) {
     throw new SvcError(
@@ -25,7 +41,7 @@ function normalise(flags: CredentialFlags): Required<Pick<Profile, "cookies">> &
         "JSON or URL-encoded JSON with accessToken, accessToken=… query text, or cookie text with __wtoken=/__wrtoken=",
     );
   }
-  const out: Profile & { cookies: string[] } = { cookies: (flags.cookies ?? []).map((c) => c.trim()) };
+  const out: Profile & { cookies: string[] } = { cookies: withoutTokenCookies(flags.cookies ?? []) };
   if (creds.access) out.wtoken = creds.access;
   if (creds.refresh) out.wrefresh_token = creds.refresh;
   return out;

@@ -12,7 +12,7 @@ import {
   snapshotOf,
   updateConfig,
 } from "../config/store.ts";
-import { jwtExpiry, parseTokenInput, tokensFromCookies } from "./tokens.ts";
+import { jwtExpiry, parseTokenInput, tokensFromCookies, unsendableCookies } from "./tokens.ts";
 
 export interface CredentialFlags {
   wtoken?: string;
@@ -24,8 +24,28 @@ export interface Credentials {
   access?: string;
   refresh?: string;
   cookies: string[];
-  /** True when any credential flag was given: such credentials are per-invocation and never persisted. */
+  /**
+   * True when the access or refresh token in use came from flags: such credentials are per-invocation
+   * and never persisted. An unrelated `--cookie` (no `__wtoken`/`__wrtoken`) does not count.
+   */
   fromFlags: boolean;
+  /** The refresh token exists only inside the saved `wtoken` (spec §5.6 source 5). */
+  refreshEmbeddedInProfile: boolean;
+}
+
+/** Refuses cookies that cannot be sent as a header, naming where they came from (values never shown). */
+export function assertSendableCookies(
+  cookies: readonly string[],
+  code: "SVC_INVALID_ARGUMENT" | "SVC_CONFIG_INVALID",
+  where: string,
+): void {
+  const bad = unsendableCookies(cookies);
+  if (!bad.length) return;
+  throw new SvcError(code, `${where}: ${bad.join("; ")}`, {
+    hint: code === "SVC_CONFIG_INVALID"
+      ? "sign in again (`svc login`) or fix the profile's cookies"
+      : "pass each cookie as name=value with printable ASCII characters only",
+  });
 }
 
 export function hasCredentialFlags(flags: CredentialFlags): boolean {
@@ -43,15 +63,18 @@ export function resolveCredentials(flags: CredentialFlags, profile: Profile | un
     ? (parseTokenInput(flags.wrtoken).refresh ?? flags.wrtoken.trim())
     : undefined;
 
-  const access = fromWtoken.access ?? fromFlagCookies.access ?? fromProfileToken.access ??
-    fromProfileCookies.access;
-  const refresh = fromWrtoken ?? fromWtoken.refresh ?? fromFlagCookies.refresh ??
-    (profile?.wrefresh_token?.trim() || undefined) ?? fromProfileToken.refresh ?? fromProfileCookies.refresh;
+  const accessFromFlags = fromWtoken.access ?? fromFlagCookies.access;
+  const refreshFromFlags = fromWrtoken ?? fromWtoken.refresh ?? fromFlagCookies.refresh;
+  const savedRefresh = profile?.wrefresh_token?.trim() || undefined;
+  const access = accessFromFlags ?? fromProfileToken.access ?? fromProfileCookies.access;
+  const refresh = refreshFromFlags ?? savedRefresh ?? fromProfileToken.refresh ?? fromProfileCookies.refresh;
   return {
     access: access || undefined,
     refresh: refresh || undefined,
     cookies: flagCookies.length ? flagCookies : (profile?.cookies ?? []),
-    fromFlags: hasCredentialFlags(flags),
+    fromFlags: !!(accessFromFlags || refreshFromFlags),
+    refreshEmbeddedInProfile: !refreshFromFlags && !savedRefresh && !!refresh &&
+      refresh === fromProfileToken.refresh,
   };
 }
 
@@ -175,6 +198,12 @@ export class Session implements AuthProvider {
       const profile = cfg.profiles[this.opts.profileName];
       if (!profile || !sameSnapshot(snapshotOf(profile), this.snapshot)) {
         return { write: false, result: false };
+      }
+      // A refresh token that lived only inside the saved wtoken stays reachable: it is saved, pinned,
+      // as wrefresh_token before wtoken becomes the bare access token (spec §3, §5.6 source 5).
+      if (this.opts.credentials.refreshEmbeddedInProfile && !profile.wrefresh_token) {
+        const embedded = profile.wtoken ? parseTokenInput(profile.wtoken).refresh : undefined;
+        if (embedded) profile.wrefresh_token = embedded;
       }
       profile.wtoken = access;
       this.snapshot = snapshotOf(profile);

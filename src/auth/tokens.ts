@@ -143,11 +143,16 @@ function parse(input: string, depth: number): ParsedTokens {
 export function parseTokenInput(input: string): ParsedTokens {
   const out = parse(input, 0);
   if (!out.access) {
-    // An opaque single-word token is taken as it is (the marketplace may issue non-JWT tokens).
-    const raw = unquote(input).replace(/^bearer\s+/i, "");
-    if (/^[A-Za-z0-9._~+/-]{16,}$/.test(raw) && !raw.includes("=")) out.access = raw;
+    const opaque = opaqueToken(input);
+    if (opaque) out.access = opaque;
   }
   return out;
+}
+
+/** An opaque single-word token taken as it is (the marketplace may issue non-JWT tokens). */
+function opaqueToken(input: string): string | undefined {
+  const raw = unquote(input).replace(/^bearer\s+/i, "");
+  return /^[A-Za-z0-9._~+/-]{16,}$/.test(raw) && !raw.includes("=") ? raw : undefined;
 }
 
 /** `__wtoken` / `__wrtoken` values carried by cookie strings (`name=value`, possibly several per string). */
@@ -155,7 +160,10 @@ export function tokensFromCookies(cookies: readonly string[]): ParsedTokens {
   let out: ParsedTokens = {};
   for (const c of cookies) {
     for (const [k, v] of pairs(c) ?? []) {
-      if (k === "__wtoken" && !out.access) out = merge(out, { access: parse(safeDecode(v), 1).access });
+      // Spec §5.3: `__wtoken=<token>` is the bearer, whether a JWT, JSON with accessToken, or opaque.
+      if (k === "__wtoken" && !out.access) {
+        out = merge(out, { access: parse(safeDecode(v), 1).access ?? opaqueToken(safeDecode(v)) });
+      }
       if (k === "__wrtoken" && !out.refresh) out.refresh = refreshValue(v, 1);
     }
   }
@@ -166,4 +174,36 @@ export function tokensFromCookies(cookies: readonly string[]): ParsedTokens {
 export function tokenPreview(token: string | undefined): string | null {
   if (!token) return null;
   return token.length <= 24 ? "***" : `${token.slice(0, 6)}...${token.slice(-6)}`;
+}
+
+const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Printable ASCII except ";" (what a Cookie header can carry; browsers allow inner spaces). */
+const COOKIE_VALUE = /^[\x20-\x3a\x3c-\x7e]*$/;
+
+/**
+ * The cookie texts that cannot be sent in a Cookie header (CR/LF, other control characters, DEL,
+ * non-ASCII, malformed `name=value` pairs), each with the reason; empty when all are sendable.
+ * A text may hold several pairs separated by "; ". Values are never echoed (they may be secrets).
+ */
+export function unsendableCookies(cookies: readonly string[]): string[] {
+  const bad: string[] = [];
+  cookies.forEach((c, i) => {
+    const parts = c.split(";").map((p) => p.trim()).filter(Boolean);
+    if (!parts.length) bad.push(`cookie ${i + 1} is empty`);
+    for (const part of parts) {
+      const eq = part.indexOf("=");
+      const name = eq > 0 ? part.slice(0, eq).trim() : "";
+      const value = eq > 0 ? part.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1") : "";
+      if (!name || !COOKIE_NAME.test(name)) {
+        bad.push(`cookie ${i + 1} is not name=value with a plain name`);
+      } else if (!COOKIE_VALUE.test(value)) {
+        bad.push(
+          `cookie ${
+            i + 1
+          } (${name}) has characters a Cookie header cannot carry (control characters or non-ASCII)`,
+        );
+      }
+    }
+  });
+  return bad;
 }

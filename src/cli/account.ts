@@ -285,14 +285,14 @@ async function runAddressRemove(rt: Runtime, rawId: string): Promise<void> {
 async function runAddressUse(rt: Runtime, rawId: string): Promise<void> {
   const id = parseAddressId(rawId);
   await rt.requireSession();
-  const data = await useAddress(local(rt), id, (m) => rt.warn(m));
+  const data = await useAddress(await rt.services(), local(rt), id);
   await rt.emit(data, record("Address selected"));
 }
 
 async function runAddressLinks(rt: Runtime, rawId?: string): Promise<void> {
   if (rawId !== undefined) parseAddressId(rawId);
   await rt.requireSession();
-  const data = addressLinks(await rt.profile(), rawId);
+  const data = await addressLinks(await rt.services(), local(rt), rawId);
   await rt.emit(data, record("Address links"));
 }
 

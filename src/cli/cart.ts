@@ -38,7 +38,7 @@ export interface CartState {
 function cartTable(d: CartState, ui: Ui, details: boolean): string {
   if (!d.basket) return d.basket_count ? "(no basket for that venue)" : "(the basket is empty)";
   const b = d.basket;
-  const rows = b.lines.map((l) => {
+  const rows = b.lines.map((l, n) => {
     const opts = l.options.flatMap((o) =>
       o.values.map((v) =>
         `${details ? (o.name ?? o.id) : o.id}=${details ? (v.name ?? v.id) : v.id}${
@@ -47,6 +47,7 @@ function cartTable(d: CartState, ui: Ui, details: boolean): string {
       )
     );
     return [
+      n + 1,
       ui.table.truncate(l.name ?? l.id, 42),
       l.count,
       l.price === null ? null : (formatMinor(l.price, b.venue.currency) ?? l.price),
@@ -58,7 +59,7 @@ function cartTable(d: CartState, ui: Ui, details: boolean): string {
     b.total?.formatted ?? b.total?.amount ?? "-"
   }`;
   const table = ui.table.renderTable(
-    ["Item", "Count", "Line total", "Item id", details ? "Options" : "Options (n)"],
+    ["Line", "Item", "Count", "Line total", "Item id", details ? "Options" : "Options (n)"],
     rows,
     ui.style,
     title,
@@ -104,14 +105,27 @@ async function runRemove(rt: Runtime, item: string): Promise<void> {
   if (o.all && o.count !== undefined) {
     throw new SvcError("SVC_INVALID_ARGUMENT", "--count and --all cannot be combined");
   }
-  const count = o.count === undefined ? 1 : parseIntFlag("count", o.count, 1);
-  const venueId = venueIdFlag(o.venueId);
+  if (o.all && o.line !== undefined) {
+    throw new SvcError("SVC_INVALID_ARGUMENT", "--line and --all cannot be combined");
+  }
+  const count = o.count === undefined ? 1 : parseIntFlag("count", o.count, 1, 999);
+  const line = o.line === undefined ? undefined : parseIntFlag("line", o.line, 1, 999);
+  // An item URL names its venue: it picks the basket (and must agree with --venue-id).
+  const flagVenue = venueIdFlag(o.venueId);
+  if (flagVenue && ref.venueSlug && flagVenue !== ref.venueSlug && !/^[0-9a-f]{24}$/.test(flagVenue)) {
+    throw new SvcError(
+      "SVC_VENUE_CONFLICT",
+      `the item URL belongs to "${ref.venueSlug}", not "${flagVenue}" (--venue-id)`,
+    );
+  }
+  const venueId = flagVenue ?? ref.venueSlug;
   await rt.requireSession();
   const ctx = await rt.services();
   const data = await removeItem(ctx, await rt.resolveLocation(ctx), ref.itemId, {
     count,
     all: o.all === true,
     venueId,
+    line,
   });
   await rt.emit(
     data,
@@ -181,6 +195,7 @@ async function runAdd(rt: Runtime, first: string, second?: string): Promise<void
         line_id: d.line_id,
         total_items: d.total_items,
         total: d.total?.formatted ?? d.total?.amount,
+        all_baskets_count: d.all_baskets_count,
       },
       ui.style,
       "Added",
@@ -242,7 +257,11 @@ async function runClear(rt: Runtime): Promise<void> {
   await rt.emit(
     data,
     (d, ui) =>
-      ui.table.renderRecord({ ...d, basket_ids: d.basket_ids.join(", "), total: null }, ui.style, "Cleared"),
+      ui.table.renderRecord(
+        { ...d, basket_ids: d.basket_ids.join(", "), total: d.total?.formatted ?? d.total?.amount },
+        ui.style,
+        "Cleared",
+      ),
   );
 }
 
@@ -285,8 +304,16 @@ export function registerCart(program: Command): void {
     .action(action(runAdd));
   leaf(cart, "remove <item>", "remove units of an item (id or URL)", { location: true, auth: true })
     .addOption(new Option("--count <n>", "units to remove (default: 1)"))
-    .addOption(new Option("--all", "remove the whole line"))
-    .addOption(new Option("--venue-id <id>", "basket of this venue (default: the first basket)"))
+    .addOption(new Option("--all", "remove every line of the item"))
+    .addOption(
+      new Option("--line <n>", "the basket line to change (see `svc cart`), when the item has several"),
+    )
+    .addOption(
+      new Option(
+        "--venue-id <id>",
+        "basket of this venue (default: the item URL's venue, else the first basket)",
+      ),
+    )
     .action(action(runRemove));
   leaf(cart, "clear", "empty a basket", { location: true, auth: true })
     .addOption(new Option("--venue-id <id>", "basket of this venue (default: the first basket)"))

@@ -2,6 +2,7 @@
 
 import { type Command, Option } from "commander";
 import { SvcError } from "../core/errors.ts";
+import { parseCoordinate, parseInteger, parseMinor } from "../core/numbers.ts";
 import { DEFAULT_PROFILE, validateProfileName } from "../config/store.ts";
 import type { LocationOverride } from "../services/location.ts";
 
@@ -125,15 +126,6 @@ export function parseGlobals(opts: Record<string, unknown>): GlobalOptions {
   };
 }
 
-function coordinate(name: string, raw: unknown, limit: number): number {
-  const text = String(raw).trim();
-  const n = Number(text);
-  if (text === "" || !Number.isFinite(n) || Math.abs(n) > limit) {
-    throw usage(`invalid --${name} "${raw}": expected a number between -${limit} and ${limit}`);
-  }
-  return n;
-}
-
 /** Spec §7 rule 1: --address excludes --lat/--lon; --lat and --lon come together. */
 export function parseLocation(opts: Record<string, unknown>): LocationOverride {
   const hasLat = opts.lat !== undefined, hasLon = opts.lon !== undefined;
@@ -143,29 +135,15 @@ export function parseLocation(opts: Record<string, unknown>): LocationOverride {
   }
   if (hasLat !== hasLon) throw usage("--lat and --lon must be given together");
   if (address !== undefined && !address) throw usage("--address must not be empty");
-  if (hasLat) return { lat: coordinate("lat", opts.lat, 90), lon: coordinate("lon", opts.lon, 180) };
+  if (hasLat) {
+    return { lat: parseCoordinate("lat", opts.lat, 90), lon: parseCoordinate("lon", opts.lon, 180) };
+  }
   return address ? { address } : {};
 }
 
 /** An amount in minor currency units (spec §2.13): a whole number ≥ 0, explained in the error. */
-export function parseMinorFlag(name: string, raw: unknown): number {
-  const text = String(raw).trim();
-  if (!/^\d+$/.test(text)) {
-    throw usage(
-      `invalid --${name} "${raw}": amounts are whole numbers in minor units (cents), e.g. 250 for 2.50`,
-    );
-  }
-  return Number(text);
-}
+export const parseMinorFlag = parseMinor;
 
 export function parseIntFlag(name: string, raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const text = String(raw).trim();
-  const n = Number(text);
-  if (!/^-?\d+$/.test(text) || n < min || n > max) {
-    const range = max === Number.MAX_SAFE_INTEGER
-      ? `an integer >= ${min}`
-      : `an integer from ${min} to ${max}`;
-    throw usage(`invalid --${name} "${raw}": expected ${range}`);
-  }
-  return n;
+  return parseInteger(name, raw, min, max);
 }

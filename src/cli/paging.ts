@@ -2,7 +2,11 @@
 
 import { SvcError } from "../core/errors.ts";
 import type { Paging } from "../services/paging.ts";
+import { parseDecimal } from "../core/numbers.ts";
 import { parseIntFlag } from "./options.ts";
+
+/** Rows per page when --page is given without --limit (and the command has no default of its own). */
+export const DEFAULT_PAGE_SIZE = 20;
 
 export function parsePaging(opts: Record<string, unknown>, defaultLimit?: number, maxLimit?: number): Paging {
   const limit = opts.limit === undefined ? defaultLimit : parseIntFlag("limit", opts.limit, 1, maxLimit);
@@ -10,9 +14,9 @@ export function parsePaging(opts: Record<string, unknown>, defaultLimit?: number
     throw new SvcError("SVC_INVALID_ARGUMENT", "--page cannot be combined with --offset");
   }
   if (opts.page !== undefined) {
-    const page = parseIntFlag("page", opts.page, 1);
-    if (limit === undefined) throw new SvcError("SVC_INVALID_ARGUMENT", "--page requires --limit");
-    return { limit, offset: (page - 1) * limit };
+    const size = limit ?? DEFAULT_PAGE_SIZE;
+    const page = parseIntFlag("page", opts.page, 1, Math.floor(Number.MAX_SAFE_INTEGER / size));
+    return { limit: size, offset: (page - 1) * size };
   }
   return { limit, offset: opts.offset === undefined ? 0 : parseIntFlag("offset", opts.offset, 0) };
 }
@@ -39,15 +43,7 @@ export function parseChoice<T extends string>(
 }
 
 export function parseNumberFlag(name: string, raw: unknown, min: number, max: number): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(String(raw).trim());
-  if (String(raw).trim() === "" || !Number.isFinite(n) || n < min || n > max) {
-    throw new SvcError(
-      "SVC_INVALID_ARGUMENT",
-      `invalid --${name} "${raw}": expected a number from ${min} to ${max}`,
-    );
-  }
-  return n;
+  return raw === undefined ? undefined : parseDecimal(name, raw, min, max);
 }
 
 export function requireText(name: string, raw: unknown): string {

@@ -7,11 +7,12 @@ import type { Command } from "commander";
 import { SvcError, toSvcError } from "../core/errors.ts";
 import { type Paths, resolvePaths, sandboxPaths } from "../config/paths.ts";
 import { type ConfigFile, DEFAULT_PROFILE, type Profile, readConfig, snapshotOf } from "../config/store.ts";
-import { type CredentialFlags, resolveCredentials, Session } from "../auth/session.ts";
+import { assertSendableCookies, type CredentialFlags, resolveCredentials, Session } from "../auth/session.ts";
 import { Gateway } from "../gateway/client.ts";
 import { type Hosts, hostsFromEnv } from "../gateway/hosts.ts";
 import { type Envelope, errorObject, makeMeta } from "../output/envelope.ts";
 import { colorEnabled, makeStyle, type Style } from "../output/style.ts";
+import { lineSafe, sanitizeDeep } from "../output/sanitize.ts";
 import {
   type GlobalOptions,
   type LocationOverride,
@@ -95,11 +96,14 @@ export class Runtime {
     return this.profileRead;
   }
 
+  /** Per-run credential flags; cookies that cannot be sent as a header are refused up front. */
   credentialFlags(): CredentialFlags {
+    const cookies = Array.isArray(this.opts.cookie) ? this.opts.cookie as string[] : undefined;
+    assertSendableCookies(cookies ?? [], "SVC_INVALID_ARGUMENT", "--cookie");
     return {
       wtoken: typeof this.opts.wtoken === "string" ? this.opts.wtoken : undefined,
       wrtoken: typeof this.opts.wrtoken === "string" ? this.opts.wrtoken : undefined,
-      cookies: Array.isArray(this.opts.cookie) ? this.opts.cookie as string[] : undefined,
+      cookies,
     };
   }
 
@@ -107,8 +111,16 @@ export class Runtime {
   async getSession(): Promise<Session> {
     if (this.session) return this.session;
     const profile = await this.profile();
+    const flags = this.credentialFlags();
+    if (!flags.cookies?.length) {
+      assertSendableCookies(
+        profile?.cookies ?? [],
+        "SVC_CONFIG_INVALID",
+        `profile "${this.globals.profile}"`,
+      );
+    }
     this.session = new Session({
-      credentials: resolveCredentials(this.credentialFlags(), profile),
+      credentials: resolveCredentials(flags, profile),
       profileName: this.globals.profile,
       configPath: this.paths.config,
       snapshot: snapshotOf(profile),
@@ -177,9 +189,10 @@ export class Runtime {
     }
     const style = this.style();
     const tableMod = await import("../output/table.ts");
-    const text = table(data, { style, table: tableMod });
+    // Renderers see terminal-safe strings; our own styling is applied after.
+    const text = table(sanitizeDeep(data), { style, table: tableMod });
     if (text) console.log(text);
-    for (const w of this.warnings) console.error(style.yellow(`Warning: ${w}`));
+    for (const w of this.warnings) console.error(style.yellow(`Warning: ${lineSafe(w)}`));
   }
 
   async fail(e: unknown): Promise<number> {
@@ -236,11 +249,12 @@ export async function renderError(err: SvcError, ctx: ErrorContext): Promise<voi
     return;
   }
   const style = makeStyle(colorEnabled(!ctx.color) && Deno.stderr.isTerminal());
-  const lines = [style.red(`Error: ${err.message} [${err.code}]`)];
-  if (err.hint && !(ctx.verbose && err.hint.includes("--verbose"))) lines.push(`Hint: ${err.hint}`);
+  const lines = [style.red(`Error: ${lineSafe(err.message)} [${err.code}]`)];
+  if (err.hint && !(ctx.verbose && err.hint.includes("--verbose"))) lines.push(`Hint: ${lineSafe(err.hint)}`);
   if (err.retry?.retry_after_ms !== undefined) lines.push(`Retry after: ${err.retry.retry_after_ms} ms`);
+  // JSON.stringify escapes control characters itself.
   if (ctx.verbose && err.details) lines.push(`Details: ${JSON.stringify(err.details)}`);
-  for (const w of ctx.warnings) lines.push(style.yellow(`Warning: ${w}`));
+  for (const w of ctx.warnings) lines.push(style.yellow(`Warning: ${lineSafe(w)}`));
   console.error(lines.join("\n"));
 }
 

@@ -5,6 +5,7 @@
 
 import { SvcError } from "../core/errors.ts";
 import type { HostName, Hosts } from "./hosts.ts";
+import { deeperThan, MAX_JSON_DEPTH } from "./depth.ts";
 import { redact, redactText } from "./redact.ts";
 
 export const CLIENT_VERSION = "1.16.79";
@@ -283,8 +284,9 @@ export class Gateway {
 
   private decode<T>(spec: RequestSpec, url: string, status: number, text: string): T {
     if (text.trim() === "") return null as T;
+    let data: T;
     try {
-      return JSON.parse(text) as T;
+      data = JSON.parse(text) as T;
     } catch {
       throw new SvcError(
         "SVC_UPSTREAM_INVALID_RESPONSE",
@@ -292,6 +294,14 @@ export class Gateway {
         { details: this.errorDetails(spec, url, status, text), retry: { retryable: true } },
       );
     }
+    if (deeperThan(data)) {
+      throw new SvcError(
+        "SVC_UPSTREAM_INVALID_RESPONSE",
+        `upstream sent a response nested deeper than ${MAX_JSON_DEPTH} levels (${spec.method} ${spec.path})`,
+        { details: { status, method: spec.method, url: redact(url) } },
+      );
+    }
+    return data;
   }
 
   private errorDetails(

@@ -3,7 +3,7 @@
  * Pure functions: no I/O.
  */
 
-import { type ParsedTokens, tokensFromCookies } from "../auth/tokens.ts";
+import { type ParsedTokens, tokensFromCookies, unsendableCookies } from "../auth/tokens.ts";
 
 /** The fields of a CDP `Network.Cookie` that svc reads. */
 export interface BrowserCookie {
@@ -47,7 +47,10 @@ export function siteCookies(cookies: readonly BrowserCookie[], loginUrl: URL): s
     const seen = picked.get(c.name);
     if (!seen || rank(c) < rank(seen)) picked.set(c.name, c);
   }
-  return [...picked.values()].map((c) => `${c.name}=${c.value}`);
+  // Cookies a header cannot carry (control characters, non-ASCII) are never kept.
+  return [...picked.values()].map((c) => `${c.name}=${c.value}`).filter((c) =>
+    !unsendableCookies([c]).length
+  );
 }
 
 /**

@@ -25,3 +25,18 @@ export function cellSafe(text: string): string {
 export function lineSafe(text: string): string {
   return text.replace(/\r\n?/g, "\n").replace(/\t/g, " ").replace(CONTROL, visible);
 }
+
+/**
+ * A copy of `value` whose strings are terminal-safe (lineSafe): what table renderers receive, so no
+ * upstream control sequence reaches a terminal whichever field a renderer prints.
+ */
+export function sanitizeDeep<T>(value: T): T {
+  if (typeof value === "string") return lineSafe(value) as T;
+  if (Array.isArray(value)) return value.map(sanitizeDeep) as T;
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = sanitizeDeep(v);
+    return out as T;
+  }
+  return value;
+}

@@ -5,6 +5,7 @@
  */
 
 import { SvcError } from "../core/errors.ts";
+import { parseCoordinate } from "../core/numbers.ts";
 import { isObjectId } from "../core/ids.ts";
 import { type Profile, updateConfig } from "../config/store.ts";
 import { bool, type Json, num, obj, type ServiceContext, str } from "./context.ts";
@@ -253,17 +254,9 @@ export interface RawAddressInput {
 const invalid = (message: string, hint?: string) =>
   new SvcError("SVC_INVALID_ARGUMENT", message, hint ? { hint } : {});
 
-/** Plain decimals only: Number() alone would also take "0x10", "1e1", "0b1" or "Infinity". */
-const DECIMAL = /^-?\d+(\.\d+)?$/;
-
-function coordinate(name: string, raw: unknown, limit: number): number {
+function coordinate(name: string, raw: unknown, limit: 90 | 180): number {
   if (raw === undefined) throw invalid(`--${name} is required`);
-  const text = String(raw).trim();
-  const n = Number(text);
-  if (!DECIMAL.test(text) || !Number.isFinite(n) || Math.abs(n) > limit) {
-    throw invalid(`invalid --${name} "${raw}": expected a number between -${limit} and ${limit}`);
-  }
-  return n;
+  return parseCoordinate(name, raw, limit);
 }
 
 function choice<T extends string>(name: string, raw: unknown, allowed: readonly T[]): T | undefined {
@@ -593,39 +586,50 @@ export interface UseResult {
   street: string | null;
 }
 
-export async function useAddress(
-  local: LocalProfile,
-  id: string,
-  warn: (m: string) => void,
-): Promise<UseResult> {
-  const result = await editProfile(local, (p) => {
+/**
+ * Points `svc_address_id` at an address. The local copy answers without a call; an id it lacks is
+ * looked up in the account's list (which refreshes the copy) before it is refused.
+ */
+/**
+ * Points `svc_address_id` at an address. The local copy answers without a call; an id it lacks is
+ * looked up in the account's list (refreshing the copy) before it is refused. Nothing is written
+ * when the account does not have the id.
+ */
+export async function useAddress(ctx: ServiceContext, local: LocalProfile, id: string): Promise<UseResult> {
+  const known = localCopy(ctx.profile, id);
+  const fresh = known ? undefined : await accountRows(ctx, id);
+  const copy = known ?? obj(bookOf(fresh!)[id])!;
+  // One write: the pointer, and the refreshed local copies when the list was read.
+  return await editProfile(local, (p) => {
     const previous = p.svc_address_id ?? null;
-    const copies = p.svc_addresses ?? {};
-    const copy = copies[id];
-    // With a local copy of the address book, an id it lacks is unknown: nothing is written.
-    if (!copy && Object.keys(copies).length) {
-      throw new SvcError("SVC_NOT_FOUND", `address ${id} is not among the account's addresses`, {
-        hint: "list them with `svc profile addresses`",
-      });
-    }
     p.svc_address_id = id;
+    if (fresh) p.svc_addresses = bookOf(fresh);
     return {
       write: true,
       result: {
         svc_address_id: id,
         previous_svc_address_id: previous,
-        known_locally: !!copy,
-        street: copy?.street ?? null,
+        known_locally: true,
+        street: str(copy.street) ?? null,
       },
     };
   });
-  if (!result.known_locally) {
-    warn(
-      `address ${id} is not in the local copy, so svc cannot tell whether it exists; ` +
-        "run `svc profile addresses` to check it (that also enables `addresses links`)",
-    );
+}
+
+/** The local copy of an address (the file is user-editable: read it defensively). */
+function localCopy(profile: Profile | undefined, id: string): Json | undefined {
+  return obj(obj((profile as ProfileWithBook | undefined)?.svc_addresses)?.[id]);
+}
+
+/** The account's address list when it has `id`; SVC_NOT_FOUND (nothing written) when it does not. */
+async function accountRows(ctx: ServiceContext, id: string): Promise<Normalised[]> {
+  const rows = await fetchAddresses(ctx);
+  if (!rows.some((r) => r.entry.address_id === id)) {
+    throw new SvcError("SVC_NOT_FOUND", `address ${id} is not among the account's addresses`, {
+      hint: "list them with `svc profile addresses`",
+    });
   }
-  return result;
+  return rows;
 }
 
 export interface AddressLinks {
@@ -650,21 +654,37 @@ const mapsQuery = (q: string) => MAPS + encodeURIComponent(q);
 const pin = (lat: number | null, lon: number | null) =>
   lat === null || lon === null ? null : mapsQuery(`${lat.toFixed(6)},${lon.toFixed(6)}`);
 
-export function addressLinks(profile: Profile | undefined, rawId: string | undefined): AddressLinks {
-  const id = rawId !== undefined ? parseAddressId(rawId) : profile?.svc_address_id;
+/**
+ * Map links of an address from its local copy; when the copy lacks the id (or is unusable), the
+ * account's list is read (refreshing the copy) first.
+ */
+export async function addressLinks(
+  ctx: ServiceContext,
+  local: LocalProfile,
+  rawId: string | undefined,
+): Promise<AddressLinks> {
+  const id = rawId !== undefined ? parseAddressId(rawId) : ctx.profile?.svc_address_id;
   if (!id) {
     throw invalid(
       "no address id given and the profile has no svc_address_id",
       "pass an address id, or choose one with `svc profile addresses use <id>`",
     );
   }
-  // The copy lives in a user-editable file: read it defensively.
-  const raw = obj(obj((profile as ProfileWithBook | undefined)?.svc_addresses)?.[id]);
-  if (!raw) {
-    throw new SvcError("SVC_NOT_FOUND", `no local copy of address ${id}`, {
-      hint: "run `svc profile addresses` once (it keeps a local copy), then try again",
+  const copy = localCopy(ctx.profile, id);
+  const links = copy && linksOf(id, copy);
+  if (links) return links;
+  const rows = await accountRows(ctx, id);
+  await syncBook(local, rows);
+  const fresh = linksOf(id, obj(bookOf(rows)[id])!);
+  if (!fresh) {
+    throw new SvcError("SVC_NOT_FOUND", `address ${id} has no street or coordinates`, {
+      hint: "check it with `svc profile addresses`",
     });
   }
+  return fresh;
+}
+
+function linksOf(id: string, raw: Json): AddressLinks | undefined {
   const details: Record<string, string> = {};
   for (const [k, v] of Object.entries(obj(raw.details) ?? {})) if (typeof v === "string") details[k] = v;
   const street = str(raw.street) ?? null;
@@ -672,11 +692,7 @@ export function addressLinks(profile: Profile | undefined, rawId: string | undef
   const text = [street, [str(raw.postcode), str(raw.city)].filter(Boolean).join(" ")].filter(Boolean)
     .join(", ");
   const pinned = pin(lat, lon);
-  if (!text && !pinned) {
-    throw new SvcError("SVC_NOT_FOUND", `the local copy of address ${id} has no street or coordinates`, {
-      hint: "run `svc profile addresses` to refresh the local copy",
-    });
-  }
+  if (!text && !pinned) return undefined;
   return {
     address_id: id,
     street,

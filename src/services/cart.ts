@@ -111,6 +111,32 @@ function parseLine(raw: unknown, n: number, problems: string[]): BasketLine | un
   };
 }
 
+/** The digits of a formatted amount ("€33.80" → 3380, "1 234,50 kr" → 123450); undefined without digits. */
+function formattedMinor(text: string | undefined): number | undefined {
+  const digits = text?.replace(/\D/g, "");
+  return digits ? Number(digits) : undefined;
+}
+
+/**
+ * The parsed lines must account for the basket's own figures: its item count (`total_items`) and
+ * its total (`telemetry.basket_total`, else the formatted `total`). Lines that add up to less mean
+ * lines are missing from the snapshot, and a replace-all write from it would delete them. (A total
+ * below the lines' sum is a discount, not a missing line.)
+ */
+function checkConsistency(b: Record<string, unknown>, lines: BasketLine[], problems: string[]): void {
+  const count = lines.reduce((n, l) => n + l.count, 0);
+  const stated = num(b.total_items);
+  if (stated !== undefined && stated !== count) {
+    problems.push(`the basket says it holds ${stated} item(s) but its lines hold ${count}`);
+  }
+  if (lines.some((l) => l.price === null)) return;
+  const sum = lines.reduce((n, l) => n + (l.price ?? 0), 0);
+  const total = num(obj(b.telemetry)?.basket_total) ?? formattedMinor(str(b.total));
+  if (total !== undefined && sum < total) {
+    problems.push(`its lines add up to ${sum} but the basket total is ${total} (minor units)`);
+  }
+}
+
 export function parseBasket(raw: unknown, locale?: string): Basket | undefined {
   const b = obj(raw);
   const id = str(b?.id);
@@ -131,6 +157,7 @@ export function parseBasket(raw: unknown, locale?: string): Basket | undefined {
     .map((l) => ({ ...l, line_total: l.price === null ? null : money(l.price, venue.currency, locale) }));
   const minor = num(obj(b.telemetry)?.basket_total);
   const formatted = str(b.total) ?? null;
+  checkConsistency(b, lines, problems);
   return {
     id,
     venue,
@@ -283,30 +310,42 @@ export async function bulkDelete(ctx: ServiceContext, ids: string[]): Promise<vo
 }
 
 export interface Totals {
-  /** Null when the totals could not be re-read after a successful write. */
+  /** Items in the changed basket afterwards; null when the totals could not be re-read. */
   total_items: number | null;
+  /** The changed basket's total afterwards. */
   total: Money | null;
+  /** Items across all baskets afterwards (the count endpoint). */
+  all_baskets_count: number | null;
 }
 
 /**
- * Totals after a mutation, re-read from the count and baskets endpoints. The write already
- * succeeded, so a failing re-read is a warning, never an error (a retry would repeat the change).
+ * Totals after a mutation, re-read from the count and baskets endpoints: the changed basket's item
+ * count and total, and the count across all baskets. The write already succeeded, so a failing
+ * re-read is a warning, never an error (a retry would repeat the change).
  */
 export async function totalsAfter(
   ctx: ServiceContext,
   loc: ResolvedLocation,
   venueId: string | null,
-): Promise<Totals> {
+): Promise<Totals & { baskets: Basket[] }> {
   try {
     const [count, baskets] = await Promise.all([basketCount(ctx), loadBaskets(ctx, loc)]);
     const basket = venueId ? baskets.find((b) => b.venue.id === venueId) : undefined;
-    return { total_items: count, total: basket?.total ?? null };
+    return {
+      // A basket that is gone after the change holds nothing.
+      total_items: basket ? basket.total_items : 0,
+      total: basket ? basket.total : null,
+      all_baskets_count: count,
+      baskets,
+    };
   } catch (e) {
     const why = e instanceof SvcError ? `${e.message} [${e.code}]` : String(e);
     ctx.warn(`the basket was changed, but its totals could not be re-read: ${why}`);
-    return { total_items: null, total: null };
+    return { total_items: null, total: null, all_baskets_count: null, baskets: [] };
   }
 }
+
+const withoutBaskets = ({ baskets: _b, ...totals }: Totals & { baskets: Basket[] }): Totals => totals;
 
 /** The basket's currency, else the venue page's; never a default (spec §4.3 rule 4). */
 export async function basketCurrency(ctx: ServiceContext, basket: Basket): Promise<string> {
@@ -329,45 +368,78 @@ export interface RemoveResult extends Totals {
   removed_count: number;
 }
 
+export interface RemoveOptions {
+  count: number;
+  all: boolean;
+  /** The basket's venue (24-hex id or slug); the first basket when absent. */
+  venueId?: string;
+  /** 1-based line number in the basket (as `cart show` numbers them): one line of several. */
+  line?: number;
+}
+
+/** The basket line(s) a remove targets: the item's only line, the --line one, or all with --all. */
+function targetLines(basket: Basket, itemId: string, opts: RemoveOptions): number[] {
+  const matching = basket.lines.map((l, i) => [l, i] as const).filter(([l]) => l.id === itemId);
+  if (opts.line !== undefined) {
+    const line = basket.lines[opts.line - 1];
+    if (!line) {
+      throw new SvcError(
+        "SVC_INVALID_ARGUMENT",
+        `--line ${opts.line}: the basket of ${
+          basket.venue.name ?? basket.id
+        } has ${basket.lines.length} line(s)`,
+        { hint: "see the line numbers with `svc cart`" },
+      );
+    }
+    if (line.id !== itemId) {
+      throw new SvcError(
+        "SVC_INVALID_ARGUMENT",
+        `line ${opts.line} is ${line.name ?? line.id} (${line.id}), not item ${itemId}`,
+        { hint: "see the line numbers with `svc cart`" },
+      );
+    }
+    return [opts.line - 1];
+  }
+  if (!matching.length) {
+    throw new SvcError(
+      "SVC_ITEM_NOT_FOUND",
+      `item ${itemId} is not in the basket of ${basket.venue.name ?? basket.id}`,
+    );
+  }
+  if (matching.length > 1 && !opts.all) {
+    const lines = matching.map(([l, i]) =>
+      `line ${i + 1}: ${l.count} × ${l.name ?? l.id} (${
+        l.options.flatMap((o) => o.values.map((v) => `${o.name ?? o.id}=${v.name ?? v.id}`)).join(", ") ||
+        "no options"
+      })`
+    );
+    throw new SvcError(
+      "SVC_ITEM_AMBIGUOUS",
+      `item ${itemId} is in ${matching.length} lines with different options: ${lines.join("; ")}`,
+      { hint: "pick one with --line <n>, or remove them all with --all", facts: { lines } },
+    );
+  }
+  return matching.map(([, i]) => i);
+}
+
 export async function removeItem(
   ctx: ServiceContext,
   loc: ResolvedLocation,
   itemId: string,
-  opts: { count: number; all: boolean; venueId?: string },
+  opts: RemoveOptions,
 ): Promise<RemoveResult> {
   return await serialized(async () => {
     const basket = requireBasket(await loadBaskets(ctx, loc, { strict: true }), opts.venueId);
-    const matching = basket.lines.filter((l) => l.id === itemId);
-    if (matching.length > 1 && !opts.all) {
-      const lines = matching.map((l) =>
-        `${l.count} × ${l.name ?? l.id} (${
-          l.options.flatMap((o) => o.values.map((v) => `${o.name ?? o.id}=${v.name ?? v.id}`)).join(", ") ||
-          "no options"
-        })`
-      );
-      throw new SvcError(
-        "SVC_ITEM_AMBIGUOUS",
-        `item ${itemId} is in ${matching.length} lines with different options: ${lines.join("; ")}`,
-        { hint: "remove them all with --all, or change the basket in the marketplace app", facts: { lines } },
-      );
-    }
-    const index = basket.lines.findIndex((l) => l.id === itemId);
-    if (index < 0) {
-      throw new SvcError(
-        "SVC_ITEM_NOT_FOUND",
-        `item ${itemId} is not in the basket of ${basket.venue.name ?? basket.id}`,
-      );
-    }
+    // An incomplete snapshot may miss the very line asked for: say so before looking for it.
     assertCompleteSnapshot(basket);
-    const line = basket.lines[index];
-    let removed = opts.all ? line.count : Math.min(opts.count, line.count);
-    let remaining = basket.lines.map((l) => ({ ...l }));
-    if (opts.all) {
-      removed = matching.reduce((n, l) => n + l.count, 0);
-      remaining = remaining.filter((l) => l.id !== itemId);
-    } else if (removed >= line.count) {
-      remaining.splice(index, 1);
-    } else {
+    const targets = targetLines(basket, itemId, opts);
+    let removed = 0;
+    const remaining: BasketLine[] = [];
+    basket.lines.forEach((line, i) => {
+      if (!targets.includes(i)) return remaining.push({ ...line });
+      const take = opts.all ? line.count : Math.min(opts.count, line.count);
+      removed += take;
+      if (take >= line.count) return;
       const unit = line.price! / line.count;
       if (!Number.isInteger(unit)) {
         throw new SvcError(
@@ -375,8 +447,8 @@ export async function removeItem(
           `line ${itemId} has a price that is not a whole multiple of its count`,
         );
       }
-      remaining[index] = { ...line, count: line.count - removed, price: unit * (line.count - removed) };
-    }
+      remaining.push({ ...line, count: line.count - take, price: unit * (line.count - take) });
+    });
     let mutation: "remove" | "clear" = "remove";
     if (remaining.length === 0) {
       await bulkDelete(ctx, [basket.id]);
@@ -384,7 +456,7 @@ export async function removeItem(
     } else {
       await postBasket(ctx, basket.venue.id!, await basketCurrency(ctx, basket), remaining);
     }
-    const totals = await totalsAfter(ctx, loc, basket.venue.id);
+    const totals = withoutBaskets(await totalsAfter(ctx, loc, basket.venue.id));
     return {
       basket_id: basket.id,
       venue_id: basket.venue.id,
@@ -417,13 +489,27 @@ export async function clearBaskets(
     }
     if (!targets.length) ctx.warn("the basket is already empty");
     if (targets.length) await bulkDelete(ctx, targets.map((b) => b.id));
-    const totals = await totalsAfter(ctx, loc, null);
+    const after = await totalsAfter(ctx, loc, null);
     return {
       mutation: "clear",
       basket_ids: targets.map((b) => b.id),
       cleared_baskets: targets.length,
-      total_items: totals.total_items,
-      total: null,
+      // What is left in every basket after the clear.
+      total_items: after.all_baskets_count,
+      total: remainingTotal(after),
+      all_baskets_count: after.all_baskets_count,
     };
   });
+}
+
+/** The total left across baskets: their sum when they share one currency; zero when none is left. */
+function remainingTotal(after: Totals & { baskets: Basket[] }): Money | null {
+  if (after.all_baskets_count === null) return null;
+  const totals = after.baskets.map((b) => b.total);
+  if (!totals.length) return { amount: 0, currency: null, formatted: null };
+  if (totals.some((t) => t === null)) return null;
+  const currencies = new Set(totals.map((t) => t!.currency));
+  if (currencies.size !== 1) return null;
+  const amount = totals.reduce((n, t) => n + t!.amount, 0);
+  return totals.length === 1 ? totals[0] : { amount, currency: totals[0]!.currency, formatted: null };
 }

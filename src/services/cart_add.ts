@@ -60,8 +60,12 @@ export interface AddResult {
   mutation: "add";
   line_id: string;
   item: { id: string; name: string; unit_price: Money; count: number; options: OptionLine[] };
+  /** Items in this venue's basket after the add (null when it could not be re-read). */
   total_items: number | null;
+  /** This basket's total after the add. */
   total: Money | null;
+  /** Items across all baskets after the add. */
+  all_baskets_count: number | null;
 }
 
 /** `group=value[:count]` (ids or names). */
@@ -415,7 +419,7 @@ export async function addToCart(
       });
     }
     const basketId = await postBasket(ctx, venue.id, currency, lines);
-    const totals = await totalsAfter(ctx, loc, venue.id);
+    const { baskets: _after, ...totals } = await totalsAfter(ctx, loc, venue.id);
     return {
       basket_id: basketId,
       venue_id: venue.id,

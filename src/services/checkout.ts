@@ -9,7 +9,7 @@ import { arr, language, num, obj, type ServiceContext, str } from "./context.ts"
 import type { ResolvedLocation } from "./location.ts";
 import { basketCurrency, type BasketLine, loadBaskets, requireBasket } from "./cart.ts";
 import { resolveVenue, venueStatic } from "./venue_lookup.ts";
-import { assortmentRoot } from "./venue.ts";
+import { assortmentRoot, MAX_CATEGORY_DEPTH } from "./venue.ts";
 
 export type DeliveryMode = "standard" | "priority" | "schedule";
 
@@ -54,16 +54,19 @@ interface AssortmentIndex {
 async function assortmentIndex(ctx: ServiceContext, slug: string): Promise<AssortmentIndex> {
   const data = await assortmentRoot(ctx, slug);
   const index: AssortmentIndex = { category: new Map(), price: new Map() };
-  const walk = (cats: unknown[]) => {
+  const walk = (cats: unknown[], depth: number) => {
+    if (depth > MAX_CATEGORY_DEPTH) {
+      throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the category tree is nested too deeply");
+    }
     for (const c of cats) {
       const cat = obj(c);
       const id = str(cat?.id);
       if (!cat || !id) continue;
       for (const item of arr(cat.item_ids)) if (typeof item === "string") index.category.set(item, id);
-      walk(arr(cat.subcategories));
+      walk(arr(cat.subcategories), depth + 1);
     }
   };
-  walk(arr(obj(data)?.categories));
+  walk(arr(obj(data)?.categories), 1);
   for (const i of arr(obj(data)?.items)) {
     const item = obj(i);
     const id = str(item?.id), price = num(item?.price);

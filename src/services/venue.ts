@@ -379,14 +379,23 @@ export interface CategoryNode {
   children: CategoryNode[];
 }
 
+/** Real assortments nest categories two or three levels deep. */
+export const MAX_CATEGORY_DEPTH = 32;
+
 /**
- * Parses `categories[]` (recursive `subcategories`). Drift is skipped and counted into one warning
+ * Parses `categories[]` (recursive `subcategories`, at most MAX_CATEGORY_DEPTH levels). Drift is skipped and counted into one warning
  * per reason: nodes without a slug, `item_ids` entries that are not non-empty strings, and
  * `item_ids` that are not a list (the listing is then unknown: null).
  */
 export function parseCategoryTree(raw: unknown, warn: (m: string) => void): CategoryNode[] {
   let skipped = 0, badIds = 0, badLists = 0;
-  const walk = (list: unknown, parent: string | null): CategoryNode[] => {
+  const walk = (list: unknown, parent: string | null, depth = 1): CategoryNode[] => {
+    if (depth > MAX_CATEGORY_DEPTH && arr(list).length) {
+      throw new SvcError(
+        "SVC_UPSTREAM_INVALID_RESPONSE",
+        `the category tree is nested deeper than ${MAX_CATEGORY_DEPTH} levels`,
+      );
+    }
     const out: CategoryNode[] = [];
     for (const c of arr(list)) {
       const cat = obj(c);
@@ -408,7 +417,7 @@ export function parseCategoryTree(raw: unknown, warn: (m: string) => void): Cate
         name: str(cat.name) ?? null,
         item_ids: ids,
         parent,
-        children: walk(cat.subcategories, slug),
+        children: walk(cat.subcategories, slug, depth + 1),
       });
     }
     return out;
