@@ -346,6 +346,7 @@ export async function extractTarGz(archive: string, dest: string): Promise<void>
     unpackTar(dest, {
       dmode: 0o755,
       fmode: 0o644,
+      concurrency: 4, // the default asks os.cpus(), which needs --allow-sys
       filter: (h) => {
         const why = badEntryName(h.name);
         const type = h.type ?? "file";

@@ -276,7 +276,9 @@ export function topVenues(db: SqlDb, f: Filters, by: "spend" | "orders", limit =
        SELECT COALESCE(o.venue_name, '(unknown venue)') AS venue, MAX(o.venue_id) AS venue_id,
          o.currency AS currency, COUNT(*) AS orders, SUM(o.total_amount_minor) AS spend,
          ROW_NUMBER() OVER (PARTITION BY o.currency ORDER BY ${
-      by === "spend" ? "SUM(o.total_amount_minor) DESC, COUNT(*) DESC" : "COUNT(*) DESC, SUM(o.total_amount_minor) DESC"
+      by === "spend"
+        ? "SUM(o.total_amount_minor) DESC, COUNT(*) DESC"
+        : "COUNT(*) DESC, SUM(o.total_amount_minor) DESC"
     }, COALESCE(o.venue_name, '')) AS rank
        FROM orders o ${w.sql} GROUP BY COALESCE(o.venue_id, o.venue_name), o.currency)
      WHERE rank <= ? ORDER BY currency, ${order}, venue`,

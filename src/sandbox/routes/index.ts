@@ -5,6 +5,7 @@ import { userRoutes } from "./user.ts";
 import { accountRoutes } from "./account.ts";
 import { discoveryRoutes } from "./discovery.ts";
 import { basketRoutes } from "./baskets.ts";
+import { releaseRoutes } from "./release.ts";
 
 export const coreRoutes: Route[] = [...authRoutes, ...userRoutes];
 
@@ -14,5 +15,6 @@ export function allRoutes(): Route[] {
     ...accountRoutes,
     ...discoveryRoutes,
     ...basketRoutes,
+    ...releaseRoutes,
   ];
 }
