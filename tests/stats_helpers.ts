@@ -93,7 +93,7 @@ export async function serveOnce(
     if (json && !served.envelope) {
       try {
         served.envelope = JSON.parse(stdout);
-        ready();
+        if (!served.envelope!.error) ready(); // an error envelope: the process is exiting by itself
       } catch { /* not complete yet */ }
     }
   });
