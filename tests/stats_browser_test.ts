@@ -7,7 +7,8 @@ import { withEnv } from "./helpers.ts";
 import { freePort, query, serveOnce } from "./stats_helpers.ts";
 
 Deno.test({
-  name: "dashboard: headline figures equal SQL and `stats summary`; no console errors; only 127.0.0.1; screenshot",
+  name:
+    "dashboard: headline figures equal SQL and `stats summary`; no console errors; only 127.0.0.1; screenshot",
   ignore: !findChromium(),
   fn: async () => {
     await withEnv(async (t) => {
@@ -30,7 +31,10 @@ Deno.test({
                 problems.push(`console.${p.type}: ${JSON.stringify(p.args)}`);
               }
             });
-            cdp.on("Runtime.exceptionThrown", (p, sid) => sid === sessionId && problems.push(JSON.stringify(p)));
+            cdp.on(
+              "Runtime.exceptionThrown",
+              (p, sid) => sid === sessionId && problems.push(JSON.stringify(p)),
+            );
             cdp.on("Log.entryAdded", (p, sid) => {
               const e = p.entry as { level: string; text: string };
               if (sid === sessionId && (e.level === "error" || e.level === "warning")) problems.push(e.text);
@@ -49,7 +53,10 @@ Deno.test({
             }, { sessionId });
             await cdp.send("Page.navigate", { url }, { sessionId });
             const evaluate = async <T>(expression: string): Promise<T> =>
-              (await cdp.send<{ result: { value: T } }>("Runtime.evaluate", { expression, returnByValue: true }, {
+              (await cdp.send<{ result: { value: T } }>("Runtime.evaluate", {
+                expression,
+                returnByValue: true,
+              }, {
                 sessionId,
               })).result.value;
             let ready = false;
@@ -100,18 +107,24 @@ Deno.test({
                 assert.equal(cli, value, `${r.currency} ${metric}: summary vs SQL`);
               }
             }
-            const coverage = await evaluate<string>(`document.querySelector('[data-coverage="detail"]').dataset.value`);
+            const coverage = await evaluate<string>(
+              `document.querySelector('[data-coverage="detail"]').dataset.value`,
+            );
             assert.equal(Number(coverage), 1130);
             // Filters live in the URL: the 90-day window.
             await evaluate(`document.querySelector('[data-range="90"]').click()`);
             assert.match(await evaluate<string>("location.search"), /range=90/);
-            const shot = await cdp.send<{ data: string }>("Page.captureScreenshot", { format: "png" }, { sessionId });
+            const shot = await cdp.send<{ data: string }>("Page.captureScreenshot", { format: "png" }, {
+              sessionId,
+            });
             const png = join(t.dir, "dashboard.png");
             await Deno.writeFile(png, Uint8Array.from(atob(shot.data), (c) => c.charCodeAt(0)));
             assert.ok((await Deno.stat(png)).size > 10_000);
             assert.deepEqual(problems, [], "no console errors or warnings");
             assert.ok(requests.length >= 5);
-            const outside = requests.filter((u) => !u.startsWith(`http://127.0.0.1:${port}/`) && !u.startsWith("blob:"));
+            const outside = requests.filter((u) =>
+              !u.startsWith(`http://127.0.0.1:${port}/`) && !u.startsWith("blob:")
+            );
             assert.deepEqual(outside, [], "no request leaves 127.0.0.1");
             assert.ok(requests.some((u) => u.endsWith("/data/svc-history.sqlite")));
             assert.ok(requests.some((u) => u.endsWith("/sql-wasm.wasm")));

@@ -16,12 +16,16 @@ export async function signIn(t: Env): Promise<{ access_token: string; refresh_to
 }
 
 export async function sim(t: Env, path: string, body: unknown): Promise<void> {
-  const res = await fetch(`${t.sandbox.baseUrl}/__sim/${path}`, { method: "POST", body: JSON.stringify(body) });
+  const res = await fetch(`${t.sandbox.baseUrl}/__sim/${path}`, {
+    method: "POST",
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`sim ${path}: ${res.status} ${text}`);
 }
 
-export const history = (t: Env, size: number | null, hide_newest = 0) => sim(t, "history", { size, hide_newest });
+export const history = (t: Env, size: number | null, hide_newest = 0) =>
+  sim(t, "history", { size, hide_newest });
 export const releases = (t: Env, list: ReleaseOverride[]) => sim(t, "releases", { releases: list });
 
 export function freePort(): number {
@@ -39,7 +43,9 @@ export function freePortRun(n: number): number {
     try {
       for (let p = base; p < base + n; p++) held.push(Deno.listen({ hostname: "127.0.0.1", port: p }));
       return base;
-    } catch { /* try another run */ } finally {
+    } catch {
+      /* try another run */
+    } finally {
       for (const l of held) l.close();
     }
   }
@@ -52,7 +58,11 @@ export function statsEnv(t: Env, extra: Record<string, string> = {}): Record<str
 
 export const dbPath = (t: Env) => join(t.dir, "stats", "db", "svc-history.sqlite");
 
-export function query<T = Record<string, unknown>>(path: string, sql: string, ...params: Array<string | number>): T[] {
+export function query<T = Record<string, unknown>>(
+  path: string,
+  sql: string,
+  ...params: Array<string | number>
+): T[] {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
     return db.prepare(sql).all(...params).map((r) => ({ ...r })) as T[];
@@ -66,6 +76,7 @@ export interface Served {
   stdout: string;
   stderr: string;
   /** The envelope (json mode), parsed as soon as it was complete. */
+  // deno-lint-ignore no-explicit-any
   envelope?: { data: Record<string, any>; error?: { code: string; message: string }; warnings: string[] };
 }
 
@@ -76,7 +87,8 @@ export interface Served {
 export async function serveOnce(
   t: Env,
   args: string[],
-  opts: { env?: Record<string, string>; signal?: Deno.Signal; whileServing?: (s: Served) => Promise<void> } = {},
+  opts: { env?: Record<string, string>; signal?: Deno.Signal; whileServing?: (s: Served) => Promise<void> } =
+    {},
 ): Promise<Served> {
   const child = spawnSvc(["stats", "--no-open", ...args], { ...t.env, ...statsEnv(t), ...opts.env });
   const json = args.includes("--json") || args.includes("json");
@@ -120,7 +132,9 @@ export async function serveOnce(
 }
 
 /** A .tar.gz with the given entries (name → content); names are written as given (even `../x`). */
-export async function rawTarGz(entries: Array<{ name: string; data?: string; type?: "0" | "2"; link?: string }>) {
+export async function rawTarGz(
+  entries: Array<{ name: string; data?: string; type?: "0" | "2"; link?: string }>,
+) {
   const blocks: Uint8Array[] = [];
   const enc = new TextEncoder();
   for (const e of entries) {
@@ -143,6 +157,7 @@ export async function rawTarGz(entries: Array<{ name: string; data?: string; typ
   }
   blocks.push(new Uint8Array(1024));
   const tar = new Uint8Array(await new Blob(blocks as Uint8Array<ArrayBuffer>[]).arrayBuffer());
-  const gz = await new Response(new Blob([tar]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
+  const gz = await new Response(new Blob([tar]).stream().pipeThrough(new CompressionStream("gzip")))
+    .arrayBuffer();
   return btoa(String.fromCharCode(...new Uint8Array(gz)));
 }

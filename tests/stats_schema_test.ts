@@ -9,7 +9,13 @@ import { Pacer } from "../src/stats/pacer.ts";
 
 /** history-db.md §1.1, column by column: name, type, NOT NULL, default, primary-key position. */
 const TABLES: Record<string, string[]> = {
-  users: ["id TEXT - - 1", "email TEXT NN - 0", "label TEXT - - 0", "created_at TEXT NN - 0", "updated_at TEXT NN - 0"],
+  users: [
+    "id TEXT - - 1",
+    "email TEXT NN - 0",
+    "label TEXT - - 0",
+    "created_at TEXT NN - 0",
+    "updated_at TEXT NN - 0",
+  ],
   sync_state: [
     "user_id TEXT - - 1",
     "newest_payment_time_ts INTEGER NN 0 0",
@@ -198,7 +204,11 @@ Deno.test("schema: tables, columns, types, constraints, keys and index names equ
     assert.equal(desc.find((c) => c.name === "payment_time_ts")!.desc, 1, "payment_time_ts DESC");
     const unique = all<{ name: string; unique: number; origin: string }>("PRAGMA index_list(users)");
     assert.ok(unique.some((u) => u.unique === 1 && u.origin === "u"), "users.email UNIQUE");
-    assert.ok(/AUTOINCREMENT/.test(all<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'sync_runs'")[0].sql));
+    assert.ok(
+      /AUTOINCREMENT/.test(
+        all<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'sync_runs'")[0].sql,
+      ),
+    );
     assert.equal(all<{ user_version: number }>("PRAGMA user_version")[0].user_version, 0);
     assert.equal(all<{ journal_mode: string }>("PRAGMA journal_mode")[0].journal_mode, "delete");
     db.close();
@@ -220,14 +230,32 @@ Deno.test("schema: an older file gets the missing sync_state columns and the fiv
       PRAGMA journal_mode = WAL;`);
     old.close();
     const db = await openHistoryDb(path);
-    const cols = (db.prepare("PRAGMA table_info(sync_state)").all() as Array<{ name: string }>).map((c) => c.name);
-    for (const c of ["resume_page_token", "resume_page_number", "catalog_order_count", "detail_order_count", "expected_order_count"]) {
+    const cols = (db.prepare("PRAGMA table_info(sync_state)").all() as Array<{ name: string }>).map((c) =>
+      c.name
+    );
+    for (
+      const c of [
+        "resume_page_token",
+        "resume_page_number",
+        "catalog_order_count",
+        "detail_order_count",
+        "expected_order_count",
+      ]
+    ) {
       assert.ok(cols.includes(c), c);
     }
-    assert.equal((db.prepare("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode, "delete");
+    assert.equal(
+      (db.prepare("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode,
+      "delete",
+    );
     // A row written by an older nested-shape writer: zeros and NULLs that the payload can fill.
     const raw = {
-      totals: { total: { amount: 2500 }, subtotal: { amount: 2300 }, items: { amount: 2000 }, delivery: { amount: 200 } },
+      totals: {
+        total: { amount: 2500 },
+        subtotal: { amount: 2300 },
+        items: { amount: 2000 },
+        delivery: { amount: 200 },
+      },
       service_fee: 100,
       venue: { id: "v1", product_line: "restaurant", country: "FIN", address: "Street 1" },
       delivery: { city: "Helsinki", alias: "Home" },
@@ -235,8 +263,10 @@ Deno.test("schema: an older file gets the missing sync_state columns and the fiv
       items: [{ name: "Soup", count: 2, price: 1000, end_amount: 2000 }],
     };
     db.exec("INSERT INTO users VALUES ('u', 'u@x.io', 'u', 'now', 'now')");
-    db.prepare(`INSERT INTO orders (user_id, purchase_id, status, payment_time_ts, currency, total_amount_minor,
-      raw_json, synced_at) VALUES ('u', 'p1', 'delivered', 1, 'EUR', 0, ?, 'now')`).run(JSON.stringify(raw));
+    db.prepare(
+      `INSERT INTO orders (user_id, purchase_id, status, payment_time_ts, currency, total_amount_minor,
+      raw_json, synced_at) VALUES ('u', 'p1', 'delivered', 1, 'EUR', 0, ?, 'now')`,
+    ).run(JSON.stringify(raw));
     db.exec(`INSERT INTO order_items (user_id, purchase_id, item_index, item_name, quantity, unit_price_minor)
       VALUES ('u', 'p1', 0, 'Soup', 2, 1000);
       INSERT INTO order_payments (user_id, purchase_id, payment_index, amount_minor) VALUES ('u', 'p1', 0, 2500);`);
@@ -256,7 +286,10 @@ Deno.test("schema: an older file gets the missing sync_state columns and the fiv
     assert.equal(o.delivery_alias, "Home");
     const p = healed.prepare("SELECT provider, method_type, method_id FROM order_payments").get();
     assert.deepEqual({ ...p }, { provider: "adyen", method_type: "card", method_id: "pm-1" });
-    assert.equal((healed.prepare("SELECT line_total_minor AS t FROM order_items").get() as { t: number }).t, 2000);
+    assert.equal(
+      (healed.prepare("SELECT line_total_minor AS t FROM order_items").get() as { t: number }).t,
+      2000,
+    );
     healed.close();
   } finally {
     await Deno.remove(dir, { recursive: true });

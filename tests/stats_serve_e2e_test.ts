@@ -22,7 +22,8 @@ async function ageCheck(dir: string, hours = 2) {
 Deno.test("stats bundle: download + verify, hourly throttle, ETag 304, new release, pin, --no-check-updates", async () => {
   await withEnv(async (t) => {
     await signIn(t);
-    const run = (args: string[] = []) => serveOnce(t, ["--json", "--no-sync", "--port", String(freePort()), ...args]);
+    const run = (args: string[] = []) =>
+      serveOnce(t, ["--json", "--no-sync", "--port", String(freePort()), ...args]);
     const first = await run();
     assert.equal(first.code, 130, first.stdout + first.stderr);
     assert.equal(first.stderr, "", "json mode: nothing on stderr");
@@ -53,7 +54,10 @@ Deno.test("stats bundle: download + verify, hourly throttle, ETag 304, new relea
     const log = t.log().filter((e) => e.host === RELEASE);
     assert.deepEqual(log.map((e) => [e.path, e.status]), [["/repos/svc-cli/svc/releases/latest", 304]]);
     assert.equal(log[0].headers["if-none-match"], s1.etag);
-    assert.ok(Date.parse((await state(t.dir)).last_checked_at) > Date.now() - 600_000, "last_checked_at renewed");
+    assert.ok(
+      Date.parse((await state(t.dir)).last_checked_at) > Date.now() - 600_000,
+      "last_checked_at renewed",
+    );
 
     await releases(t, [{ tag: "v1.1.0" }, { tag: "v1.0.0" }, { tag: "v0.9.0" }]);
     await ageCheck(t.dir);
@@ -117,9 +121,18 @@ Deno.test("stats bundle: checksum mismatch, traversal and link archives refused;
     assert.equal(bad.envelope!.error!.code, "SVC_STATS_BUNDLE_UNAVAILABLE");
     assert.match(bad.envelope!.error!.message, /checksum mismatch: expected 0{64}, got [0-9a-f]{64}/);
 
-    const evil = await rawTarGz([{ name: "index.html", data: "<p>x" }, { name: "../../escaped.txt", data: "pwn" }]);
-    const link = await rawTarGz([{ name: "index.html", data: "<p>x" }, { name: "passwd", type: "2", link: "/etc/passwd" }]);
-    for (const [tag, tarball, why] of [["v3.0.0", evil, /`\.\.` segment/], ["v3.1.0", link, /symlink/]] as const) {
+    const evil = await rawTarGz([{ name: "index.html", data: "<p>x" }, {
+      name: "../../escaped.txt",
+      data: "pwn",
+    }]);
+    const link = await rawTarGz([{ name: "index.html", data: "<p>x" }, {
+      name: "passwd",
+      type: "2",
+      link: "/etc/passwd",
+    }]);
+    for (
+      const [tag, tarball, why] of [["v3.0.0", evil, /`\.\.` segment/], ["v3.1.0", link, /symlink/]] as const
+    ) {
       await releases(t, [{ tag, tarball_base64: tarball }]);
       await ageCheck(t.dir);
       const r = await run();
@@ -194,13 +207,22 @@ Deno.test("stats server: loopback only, content types, DB route, traversal, Host
               "/%2e%2e%5c%2e%2e%5cetc%5cpasswd",
             ]
           ) {
-            const r = await raw(port, `GET ${p} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+            const r = await raw(
+              port,
+              `GET ${p} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+            );
             assert.match(r, /^HTTP\/1\.1 404/, p);
             assert.doesNotMatch(r, /root:/, p);
           }
-          const rebinding = await raw(port, `GET / HTTP/1.1\r\nHost: evil.example:${port}\r\nConnection: close\r\n\r\n`);
+          const rebinding = await raw(
+            port,
+            `GET / HTTP/1.1\r\nHost: evil.example:${port}\r\nConnection: close\r\n\r\n`,
+          );
           assert.match(rebinding, /^HTTP\/1\.1 403/);
-          const local = await raw(port, `GET / HTTP/1.1\r\nHost: localhost:${port}\r\nConnection: close\r\n\r\n`);
+          const local = await raw(
+            port,
+            `GET / HTTP/1.1\r\nHost: localhost:${port}\r\nConnection: close\r\n\r\n`,
+          );
           assert.match(local, /^HTTP\/1\.1 200/);
         },
         signal: "SIGTERM",

@@ -6,7 +6,8 @@ import { dbPath, history, query, signIn, statsEnv } from "./stats_helpers.ts";
 import { allOrders } from "../src/sandbox/data/account.ts";
 
 const LIST = "GET consumer_api /order-tracking-api/v1/order_history/";
-const isDetail = (c: string) => c.startsWith("GET consumer_api /order-tracking-api/v1/order_history/purchase/");
+const isDetail = (c: string) =>
+  c.startsWith("GET consumer_api /order-tracking-api/v1/order_history/purchase/");
 
 interface SyncData {
   mode: string;
@@ -49,7 +50,11 @@ Deno.test("stats sync: full, then incremental with one list call, then new order
     assert.equal((await Deno.stat(dbPath(t))).mode! & 0o777, 0o600);
     assert.equal(query(dbPath(t), "PRAGMA journal_mode")[0].journal_mode, "delete");
     const users = query(dbPath(t), "SELECT id, email, label FROM users");
-    assert.deepEqual(users, [{ id: "sandy-sandbox-invalid", email: "sandy@sandbox.invalid", label: "sandy" }]);
+    assert.deepEqual(users, [{
+      id: "sandy-sandbox-invalid",
+      email: "sandy@sandbox.invalid",
+      label: "sandy",
+    }]);
     // Detail queue oldest first.
     const details = full.calls.filter(isDetail).map((c) => c.split("/").pop());
     const expected = allOrders().slice(5, 120).reverse().map((o) => o.purchase_id);
@@ -57,7 +62,11 @@ Deno.test("stats sync: full, then incremental with one list call, then new order
 
     const warm = await sync(t);
     assert.equal(warm.data.sync.mode, "incremental");
-    assert.deepEqual(warm.calls.filter((c) => c.startsWith("GET consumer_api")), [LIST], "exactly one list call");
+    assert.deepEqual(
+      warm.calls.filter((c) => c.startsWith("GET consumer_api")),
+      [LIST],
+      "exactly one list call",
+    );
     assert.equal(warm.data.sync.details_fetched, 0);
     assert.equal(warm.data.sync.stop_reason, "known_purchase");
 
@@ -78,7 +87,10 @@ Deno.test("stats sync: full, then incremental with one list call, then new order
     assert.equal(re.data.sync.details_fetched, 120);
     assert.equal(re.data.sync.updated_orders, 120);
     assert.equal(re.data.sync.inserted_orders, 0);
-    const runs = query(dbPath(t), "SELECT pages_fetched, details_fetched, reached_history_end FROM sync_runs ORDER BY id");
+    const runs = query(
+      dbPath(t),
+      "SELECT pages_fetched, details_fetched, reached_history_end FROM sync_runs ORDER BY id",
+    );
     assert.deepEqual(runs.map((r) => r.details_fetched), [115, 0, 5, 120]);
     assert.deepEqual(runs.map((r) => r.reached_history_end), [1, 0, 0, 1]);
     const st = query(dbPath(t), "SELECT * FROM sync_state")[0];
@@ -138,7 +150,9 @@ Deno.test("stats sync: killed mid-sync (SIGKILL) then resumed: no loss, no dupli
     await child.status;
     await reader.cancel().catch(() => {});
     await child.stdout.cancel().catch(() => {});
-    const before = query<{ purchase_id: string }>(dbPath(t), "SELECT purchase_id FROM orders").map((r) => r.purchase_id);
+    const before = query<{ purchase_id: string }>(dbPath(t), "SELECT purchase_id FROM orders").map((r) =>
+      r.purchase_id
+    );
     assert.ok(before.length >= 40 && before.length < 200, `${before.length} orders saved before the kill`);
     assert.equal(query(dbPath(t), "SELECT COUNT(*) AS n FROM sync_runs")[0].n, 0, "no run was completed");
     // Every saved order is complete (its own transaction): items and payments are there.
@@ -152,9 +166,15 @@ Deno.test("stats sync: killed mid-sync (SIGKILL) then resumed: no loss, no dupli
     const resumed = await sync(t);
     assert.equal(resumed.data.sync.mode, "full", "an unfinished first scan is finished");
     const refetched = resumed.calls.filter(isDetail).map((c) => c.split("/").pop()!);
-    assert.equal(refetched.filter((id) => before.includes(id)).length, 0, "saved orders are not fetched again");
+    assert.equal(
+      refetched.filter((id) => before.includes(id)).length,
+      0,
+      "saved orders are not fetched again",
+    );
     assert.equal(refetched.length, 200 - before.length);
-    const ids = query<{ purchase_id: string }>(dbPath(t), "SELECT purchase_id FROM orders").map((r) => r.purchase_id);
+    const ids = query<{ purchase_id: string }>(dbPath(t), "SELECT purchase_id FROM orders").map((r) =>
+      r.purchase_id
+    );
     assert.equal(ids.length, 200);
     assert.equal(new Set(ids).size, 200);
     assert.deepEqual(new Set(ids), new Set(allOrders().slice(0, 200).map((o) => o.purchase_id)));
@@ -182,7 +202,12 @@ Deno.test("stats sync: 429 (seconds and HTTP-date Retry-After) and 503 are retri
     assert.equal(log[4].path, log[2].path);
     assert.equal(query(dbPath(t), "SELECT COUNT(*) AS n FROM orders")[0].n, 12);
     // Table mode names the retries on stderr.
-    t.sandbox.setFaults([{ path: "/order-tracking-api/v1/order_history/", status: 429, retry_after: "1", times: 1 }]);
+    t.sandbox.setFaults([{
+      path: "/order-tracking-api/v1/order_history/",
+      status: 429,
+      retry_after: "1",
+      times: 1,
+    }]);
     const table = await t.run(["stats", "sync"], statsEnv(t));
     assert.equal(table.code, 0, table.stderr);
     assert.match(table.stderr, /catalog page 1: HTTP 429, waiting 1\.0 s \(retry 1\/5\)/);
@@ -198,7 +223,11 @@ Deno.test("stats: not signed in is SVC_AUTH_REQUIRED (exit 4) with no call; no e
     }
     assert.deepEqual(t.log(), []);
     await signIn(t);
-    t.sandbox.setFaults([{ path: "/v1/user/me", status: 200, body: { user: { name: { first_name: "S" } } } }]);
+    t.sandbox.setFaults([{
+      path: "/v1/user/me",
+      status: 200,
+      body: { user: { name: { first_name: "S" } } },
+    }]);
     const r = await t.run(["stats", "sync", "--json"], statsEnv(t));
     assert.equal(r.code, 1);
     assert.equal(r.json().error?.code, "SVC_STATS_ENV_ERROR");
