@@ -13,6 +13,7 @@ import { allOrders } from "../src/sandbox/data/account.ts";
 import { median, sandboxEnv, SVC } from "./lib.ts";
 
 const R = Number(Deno.env.get("BENCH_RATE") ?? 8);
+const BURST = Number(Deno.env.get("BENCH_BURST") ?? 2);
 const ORDERS = 1000;
 const tmp = await Deno.makeTempDir({ prefix: "svc-bench-stats-" });
 
@@ -29,7 +30,7 @@ async function helloMs(): Promise<number> {
 }
 
 async function syncBench(hello: number) {
-  const sandbox = await startSandbox({ port: 0, orderRateLimit: { rate_per_second: R, burst: 1 } });
+  const sandbox = await startSandbox({ port: 0, orderRateLimit: { rate_per_second: R, burst: BURST } });
   try {
     await fetch(`${sandbox.baseUrl}/__sim/history`, {
       method: "POST",
@@ -55,7 +56,7 @@ async function syncBench(hello: number) {
     const achieved = ok / span;
     const fixed = ok * 1.1;
     console.log(
-      `\nstats sync of ${ORDERS} orders against the sandbox limiter at R = ${R} req/s (token bucket, burst 1)`,
+      `\nstats sync of ${ORDERS} orders against the sandbox limiter at R = ${R} req/s (token bucket, burst ${BURST})`,
     );
     console.log(`  history calls          ${log.length} (${ok} answered 200, ${limited} answered 429)`);
     console.log(`  sync wall time         ${wall.toFixed(1)} s (duration_ms ${sync.duration_ms})`);

@@ -89,7 +89,8 @@ export class Pacer {
   throttle(retryAfterMs?: number): number {
     this.throttled++;
     const rate = 1000 / Math.max(this.intervalMs, 1);
-    this.ceilingRate = this.ceilingRate === undefined ? rate : Math.min(rate, (this.ceilingRate + rate) / 2);
+    // A moving estimate (not a ratchet): a 429 caused by jitter does not lower the ceiling for good.
+    this.ceilingRate = this.ceilingRate === undefined ? rate : (this.ceilingRate + rate) / 2;
     this.setRate(rate * 0.85);
     const wait = retryAfterMs !== undefined && retryAfterMs > 0
       ? Math.min(retryAfterMs, RETRY_AFTER_CAP_MS)
