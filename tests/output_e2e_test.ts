@@ -24,19 +24,22 @@ Deno.test("json and yaml envelopes share one shape: meta, data, warnings, no err
 
 Deno.test("errors: envelope with data null and error {code, message}; table mode prints to stderr", async () => {
   await withEnv(async (t) => {
-    const r = await t.run(["stats", "--format", "json"]);
+    // A real error path with no login and no network: the summary of a stats dir that has no database.
+    const args = ["stats", "summary", "--stats-dir", `${t.dir}/no-stats-here`];
+    const r = await t.run([...args, "--format", "json"]);
     assert.equal(r.code, 1);
     const env = r.json();
     assert.equal(env.data, null);
     assert.deepEqual(env.warnings, []);
-    assert.equal(env.error?.code, "SVC_NOT_IMPLEMENTED");
-    assert.match(env.error?.message ?? "", /svc stats/);
-    const y = await t.run(["stats", "--format", "yaml"]);
-    assert.equal((load(y.stdout) as { error: { code: string } }).error.code, "SVC_NOT_IMPLEMENTED");
-    const table = await t.run(["stats"]);
+    assert.equal(env.error?.code, "SVC_STATS_ENV_ERROR");
+    assert.match(env.error?.message ?? "", /no order-history database/);
+    const y = await t.run([...args, "--format", "yaml"]);
+    assert.equal((load(y.stdout) as { error: { code: string } }).error.code, "SVC_STATS_ENV_ERROR");
+    const table = await t.run(args);
     assert.equal(table.code, 1);
     assert.equal(table.stdout, "");
-    assert.match(table.stderr, /^Error: .* \[SVC_NOT_IMPLEMENTED\]/);
+    assert.match(table.stderr, /^Error: .* \[SVC_STATS_ENV_ERROR\]/);
+    assert.deepEqual(t.log(), [], "no upstream call");
   });
 });
 

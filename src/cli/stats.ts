@@ -1,11 +1,326 @@
-/** `stats`: the local spending dashboard. */
+/**
+ * `stats`: sync the order history into the local SQLite file, ensure the dashboard bundle, serve
+ * both on 127.0.0.1 and open the browser. `stats sync` only syncs; `stats summary` prints the
+ * headline figures from the local file. The heavy parts live in src/stats and load lazily.
+ */
 
 import { type Command, Option } from "commander";
-import { action, notImplemented } from "./runtime.ts";
+import { isAbsolute, join, resolve } from "node:path";
+import { SvcError } from "../core/errors.ts";
+import { action, type Runtime } from "./runtime.ts";
 import { leaf } from "./tree.ts";
+import { parseIntFlag } from "./options.ts";
+import type { SyncResult } from "../stats/sync.ts";
+import type { Summary } from "../stats/queries.ts";
+
+/** --stats-dir, else the sandbox's own dir under --sandbox, else SVC_STATS_DIR, else ~/.svc/stats. */
+function statsDir(rt: Runtime): string {
+  const flag = typeof rt.opts.statsDir === "string" ? rt.opts.statsDir.trim() : "";
+  if (flag) return isAbsolute(flag) ? flag : resolve(flag);
+  if (!rt.paths.stats) {
+    throw new SvcError("SVC_STATS_ENV_ERROR", "cannot find the stats directory: HOME is not set", {
+      hint: "pass --stats-dir <path> or set SVC_STATS_DIR",
+    });
+  }
+  return rt.paths.stats;
+}
+
+const dbPathOf = (dir: string) => join(dir, "db", "svc-history.sqlite");
+
+/** The signed-in user's email (user.email of /v1/user/me) and its slug. */
+async function account(rt: Runtime): Promise<{ email: string; userId: string }> {
+  const { fetchUser } = await import("../services/profile.ts");
+  const { userSlug } = await import("../stats/mapping.ts");
+  const { user } = await fetchUser(await rt.services());
+  const email = typeof user.email === "string" ? user.email.trim() : "";
+  if (!email) {
+    throw new SvcError("SVC_STATS_ENV_ERROR", "the account payload carries no user.email; stats needs it", {
+      hint: "run `svc login` again",
+    });
+  }
+  return { email: email.toLowerCase(), userId: await userSlug(email) };
+}
+
+function minIntervalFromEnv(): number | undefined {
+  const v = Deno.env.get("SVC_STATS_MIN_INTERVAL_MS");
+  if (v === undefined || v === "") return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) {
+    throw new SvcError(
+      "SVC_STATS_ENV_ERROR",
+      `SVC_STATS_MIN_INTERVAL_MS="${v}" is not a number of milliseconds`,
+    );
+  }
+  return n;
+}
+
+interface Interrupt {
+  signal: AbortSignal;
+  stopped: Promise<void>;
+  dispose(): void;
+}
+
+/** SIGINT/SIGTERM abort the run (the sync stops between orders; the server shuts down). */
+function onInterrupt(): Interrupt {
+  const ac = new AbortController();
+  let resolveStop!: () => void;
+  const stopped = new Promise<void>((r) => (resolveStop = r));
+  const stop = () => {
+    ac.abort(new SvcError("SVC_INTERRUPTED", "interrupted"));
+    resolveStop();
+  };
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  for (const s of signals) Deno.addSignalListener(s, stop);
+  return {
+    signal: ac.signal,
+    stopped,
+    dispose: () => signals.forEach((s) => Deno.removeSignalListener(s, stop)),
+  };
+}
+
+async function runSync(
+  rt: Runtime,
+  dir: string,
+  progress: import("../output/progress.ts").Progress,
+  signal: AbortSignal,
+) {
+  const { openHistoryDb } = await import("../stats/schema.ts");
+  const { syncHistory } = await import("../stats/sync.ts");
+  const { Pacer } = await import("../stats/pacer.ts");
+  const who = await account(rt);
+  const db = await openHistoryDb(dbPathOf(dir));
+  try {
+    return {
+      email: who.email,
+      result: await syncHistory({
+        db,
+        gw: await rt.getGateway(),
+        email: who.email,
+        userId: who.userId,
+        profileName: rt.globals.profile,
+        resync: rt.opts.resync === true,
+        pacer: new Pacer({ minIntervalMs: minIntervalFromEnv() }),
+        signal,
+        reporter: progress,
+        verbose: rt.globals.verbose,
+      }),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+function syncRows(s: SyncResult | { performed: false }): Record<string, string | number | null> {
+  if (!s.performed) return { "Sync mode": "skipped (--no-sync)" };
+  return {
+    "Sync mode": s.mode,
+    "Orders scanned": s.orders_scanned,
+    "Details fetched": s.details_fetched,
+    "New orders": s.inserted_orders,
+    "Updated orders": s.updated_orders,
+    "Stop reason": s.stop_reason ?? (s.reached_history_end ? "end of history" : null),
+  };
+}
+
+async function dashboard(rt: Runtime): Promise<void> {
+  const noSync = rt.opts.sync === false;
+  const port = rt.opts.port === undefined ? 5173 : parseIntFlag("port", rt.opts.port, 1, 65535);
+  const pin = typeof rt.opts.bundleVersion === "string" ? rt.opts.bundleVersion.trim() : undefined;
+  await rt.requireSession(); // not signed in: SVC_AUTH_REQUIRED before anything else
+  const dir = statsDir(rt);
+  const { Progress } = await import("../output/progress.ts");
+  const progress = new Progress(rt.globals.format === "table");
+  const { ensurePrivateDir } = await import("../config/files.ts");
+  await ensurePrivateDir(dir);
+  const interrupt = onInterrupt();
+  try {
+    const total = noSync ? 2 : 3;
+    progress.banner(1, total, "Resolving dashboard bundle");
+    const { ensureBundle } = await import("../stats/bundle.ts");
+    const bundle = await ensureBundle({
+      statsDir: dir,
+      gw: await rt.getGateway(),
+      pin: pin || undefined,
+      noCheck: rt.opts.checkUpdates === false,
+      reporter: progress,
+    });
+    progress.step(`Bundle ${bundle.version} (${bundle.downloaded ? "downloaded" : bundle.note ?? "cached"})`);
+    if (interrupt.signal.aborted) throw interrupt.signal.reason;
+
+    let sync: SyncResult | { performed: false } = { performed: false };
+    let email: string | null = null;
+    if (!noSync) {
+      progress.banner(2, total, "Syncing your order history");
+      const out = await runSync(rt, dir, progress, interrupt.signal);
+      sync = out.result;
+      email = out.email;
+    } else {
+      const { openHistoryDb } = await import("../stats/schema.ts");
+      (await openHistoryDb(dbPathOf(dir))).close(); // schema and repairs run on every open
+    }
+    if (interrupt.signal.aborted) throw interrupt.signal.reason;
+
+    progress.banner(total, total, "Starting dashboard server");
+    const { startStatsServer } = await import("../stats/server.ts");
+    const server = startStatsServer({
+      bundleDir: bundle.active_path,
+      dbPath: dbPathOf(dir),
+      port,
+      trace: rt.globals.verbose ? (l) => console.error(l) : undefined,
+    });
+    progress.detail(`Listening on ${server.url}`);
+    const data = {
+      stats_dir: dir,
+      bundle: {
+        version: bundle.version,
+        source: bundle.source,
+        downloaded: bundle.downloaded,
+        active_path: bundle.active_path,
+      },
+      db_path: dbPathOf(dir),
+      server: { url: server.url, port: server.port, pid: Deno.pid },
+      email,
+      sync,
+    };
+    await rt.emit(data, (d, ui) =>
+      ui.table.renderRecord(
+        {
+          "Stats dir": d.stats_dir,
+          "Bundle version": d.bundle.version,
+          "Bundle source": d.bundle.source,
+          "Bundle downloaded": d.bundle.downloaded ? "yes" : "no",
+          "Database": d.db_path,
+          "Account": d.email,
+          ...syncRows(d.sync),
+          "Server PID": d.server.pid,
+          "Dashboard": d.server.url,
+        },
+        ui.style,
+        "svc stats",
+      ));
+    if (rt.opts.open !== false) {
+      const { openBrowser } = await import("../stats/open.ts");
+      const failed = await openBrowser(server.url);
+      if (failed) progress.detail(`Could not auto-open browser: ${failed}`);
+    }
+    if (rt.globals.format === "table") console.error("Dashboard ready. Press Ctrl-C to stop.");
+    await interrupt.stopped;
+    await server.close();
+    Deno.exitCode = 130;
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+async function syncOnly(rt: Runtime): Promise<void> {
+  await rt.requireSession();
+  const dir = statsDir(rt);
+  const { Progress } = await import("../output/progress.ts");
+  const progress = new Progress(rt.globals.format === "table");
+  const { ensurePrivateDir } = await import("../config/files.ts");
+  await ensurePrivateDir(dir);
+  const interrupt = onInterrupt();
+  try {
+    const out = await runSync(rt, dir, progress, interrupt.signal);
+    await rt.emit(
+      { stats_dir: dir, db_path: dbPathOf(dir), email: out.email, sync: out.result },
+      (d, ui) =>
+        ui.table.renderRecord(
+          {
+            "Database": d.db_path,
+            "Account": d.email,
+            ...syncRows(d.sync),
+            "Catalog / details": `${d.sync.catalog_count} / ${d.sync.detail_count}`,
+          },
+          ui.style,
+          "svc stats sync",
+        ),
+    );
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+function dateFlag(name: string, raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  const v = String(raw).trim();
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(v + "T00:00:00Z"))) {
+    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --${name} "${raw}": use a date like 2026-01-31`);
+  }
+  return v;
+}
+
+async function summaryCmd(rt: Runtime): Promise<void> {
+  const from = dateFlag("from", rt.opts.from);
+  const to = dateFlag("to", rt.opts.to);
+  if (from && to && from > to) throw new SvcError("SVC_INVALID_ARGUMENT", "--from is after --to");
+  const currency = typeof rt.opts.currency === "string" ? rt.opts.currency.trim().toUpperCase() : undefined;
+  if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) {
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      `invalid --currency "${rt.opts.currency}": use an ISO code like EUR`,
+    );
+  }
+  const dir = statsDir(rt);
+  const { localSummary } = await import("../stats/summary.ts");
+  const data = await localSummary(dbPathOf(dir), { from, to, currency });
+  await rt.emit(data, (d, ui) => summaryTable(d, ui, rt.globals.locale));
+}
+
+function summaryTable(
+  d: Summary,
+  ui: Parameters<import("./runtime.ts").TableRenderer<unknown>>[1],
+  locale: string,
+): string {
+  const fmt = (minor: number | null, cur: string) => {
+    if (minor === null) return "—";
+    try {
+      return new Intl.NumberFormat(locale, { style: "currency", currency: cur }).format(minor / 100);
+    } catch {
+      return `${minor} ${cur}`;
+    }
+  };
+  const out: string[] = [];
+  const c = d.coverage;
+  out.push(
+    `Orders ${c.counted_orders} counted (${c.not_counted_orders} cancelled/rejected/refunded not counted); ` +
+      `catalog ${c.catalog_orders}, details ${c.detail_orders}; fresh through ${c.fresh_through ?? "never"}`,
+  );
+  out.push(ui.table.renderTable(
+    ["Currency", "Orders", "Spend", "Median basket", "Fee share", "Saved", "Days between"],
+    d.headline.map((h) => [
+      h.currency,
+      h.orders,
+      fmt(h.spend_minor, h.currency),
+      fmt(h.median_basket_minor, h.currency),
+      h.fee_share === null ? "—" : `${(h.fee_share * 100).toFixed(1)} %`,
+      fmt(h.saved_minor, h.currency),
+      h.days_between ?? "—",
+    ]),
+    ui.style,
+    "Headline",
+  ));
+  if (d.top_venues.length) {
+    out.push(ui.table.renderTable(
+      ["Venue", "Orders", "Spend"],
+      d.top_venues.map((v) => [v.venue, v.orders, fmt(v.spend_minor, v.currency)]),
+      ui.style,
+      "Top venues by spend",
+    ));
+  }
+  if (d.monthly.length) {
+    out.push(ui.table.renderTable(
+      ["Month", "Currency", "Orders", "Spend"],
+      d.monthly.map((m) => [m.month, m.currency, m.orders, fmt(m.total_minor, m.currency)]),
+      ui.style,
+      "Monthly spend",
+    ));
+  }
+  return out.join("\n\n");
+}
 
 export function registerStats(program: Command): void {
-  leaf(program, "stats", "sync order history and open the local stats dashboard (not implemented yet)", {
+  const stats = leaf(program, "stats", "sync order history into a local SQLite file and open the dashboard", {
     auth: true,
   })
     .addOption(new Option("--resync", "rescan the whole order history"))
@@ -15,5 +330,17 @@ export function registerStats(program: Command): void {
     .addOption(new Option("--bundle-version <v>", "pin a dashboard release"))
     .addOption(new Option("--no-check-updates", "do not query for a newer dashboard"))
     .addOption(new Option("--stats-dir <path>", "install dir (default: ~/.svc/stats, or SVC_STATS_DIR)"))
-    .action(action(notImplemented("stats")));
+    .action(action(dashboard));
+  leaf(stats, "sync", "sync the order history into the local database only (no bundle, no server)", {
+    auth: true,
+  })
+    .addOption(new Option("--resync", "rescan the whole order history"))
+    .addOption(new Option("--stats-dir <path>", "install dir (default: ~/.svc/stats, or SVC_STATS_DIR)"))
+    .action(action(syncOnly));
+  leaf(stats, "summary", "headline figures, top venues and monthly spend from the local database")
+    .addOption(new Option("--from <date>", "first local date, YYYY-MM-DD"))
+    .addOption(new Option("--to <date>", "last local date, YYYY-MM-DD"))
+    .addOption(new Option("--currency <code>", "one currency (amounts are never converted)"))
+    .addOption(new Option("--stats-dir <path>", "install dir (default: ~/.svc/stats, or SVC_STATS_DIR)"))
+    .action(action(summaryCmd));
 }

@@ -24,6 +24,11 @@ function home(): string {
   return h;
 }
 
+function homeStats(): string {
+  const h = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
+  return h ? join(h, ".svc", "stats") : "";
+}
+
 /** Real-account paths from SVC_CONFIG_PATH, SVC_SLUG_CACHE_PATH, SVC_STATS_DIR. */
 export function resolvePaths(): Paths {
   const envConfig = Deno.env.get("SVC_CONFIG_PATH");
@@ -33,7 +38,8 @@ export function resolvePaths(): Paths {
     dir,
     config,
     slugCache: Deno.env.get("SVC_SLUG_CACHE_PATH") || join(dir, ".svc-slug-cache.json"),
-    stats: Deno.env.get("SVC_STATS_DIR") || (envConfig ? join(dir, "stats") : join(home(), ".svc", "stats")),
+    // Never derived from SVC_CONFIG_PATH (spec §4.6); empty when there is no HOME (stats then asks for --stats-dir).
+    stats: Deno.env.get("SVC_STATS_DIR") || homeStats(),
     sandbox: Deno.env.get("SVC_SANDBOX_DIR") || join(dir, "sandbox"),
   };
 }

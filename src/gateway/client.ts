@@ -43,12 +43,18 @@ export interface RequestSpec {
   timeoutMs?: number;
   /** Forward the user's cookies (default true; the refresh call sends none). */
   cookies?: boolean;
+  /** Extra request headers (e.g. `if-none-match`); they override the common ones of the same name. */
+  headers?: Record<string, string>;
+  /** Answer a 304 as a response (data null) instead of an error (conditional GETs). */
+  allowNotModified?: boolean;
 }
 
 export interface GatewayResponse<T> {
   status: number;
   data: T;
   bytes: number;
+  /** Response headers (e.g. `etag`). */
+  headers?: Headers;
 }
 
 export interface TraceEntry {
@@ -159,7 +165,7 @@ export class Gateway {
     let anonymous = !useAuth;
     let refreshedOnce = false;
     for (let attempt = 1;; attempt++) {
-      const headers = this.baseHeaders();
+      const headers = { ...this.baseHeaders(), ...spec.headers };
       let sentAuth: string | undefined;
       if (!anonymous && this.auth) {
         const h = await this.auth.prepare(this);
@@ -217,8 +223,16 @@ export class Gateway {
           continue;
         }
       }
+      if (status === 304 && spec.allowNotModified) {
+        return { status, data: null as T, bytes: outcome.bytes, headers: outcome.headers };
+      }
       if (status >= 200 && status < 300) {
-        return { status, data: this.decode<T>(spec, url, status, text), bytes: outcome.bytes };
+        return {
+          status,
+          data: this.decode<T>(spec, url, status, text),
+          bytes: outcome.bytes,
+          headers: outcome.headers,
+        };
       }
       throw this.statusError(spec, url, status, text, retryAfter);
     }
@@ -232,7 +246,7 @@ export class Gateway {
     timeoutMs: number | undefined,
     attempt: number,
   ): Promise<
-    | { kind: "http"; status: number; text: string; bytes: number; retryAfter?: number }
+    | { kind: "http"; status: number; text: string; bytes: number; retryAfter?: number; headers: Headers }
     | { kind: "network"; message: string }
   > {
     const started = performance.now();
@@ -261,6 +275,7 @@ export class Gateway {
         text,
         bytes: bytes.length,
         retryAfter: parseRetryAfter(res.headers.get("retry-after")),
+        headers: res.headers,
       };
     } catch (e) {
       entry.duration_ms = Math.round(performance.now() - started);

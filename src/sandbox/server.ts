@@ -2,6 +2,7 @@
 import { applyFault, describeFault, takeFault } from "./faults.ts";
 import { apiError, isRecord, json } from "./http.ts";
 import { allRoutes } from "./routes/index.ts";
+import { setRateLimit, statsControl } from "./sim_stats.ts";
 import { createState, loadState, saveState } from "./state.ts";
 import { mintSession, readAccessToken, type SessionTokens, verifyAccessToken } from "./tokens.ts";
 import {
@@ -23,6 +24,8 @@ export interface SandboxOptions {
   state?: SandboxState;
   /** Extra routes, matched together with allRoutes(). */
   routes?: Route[];
+  /** Token-bucket limit on the order-history routes (429 + Retry-After); off when absent. */
+  orderRateLimit?: { rate_per_second: number; burst?: number };
 }
 
 export interface Sandbox {
@@ -176,7 +179,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       return json(publicState());
     },
     "GET /__sim/state": () => json(publicState()),
+    ...statsControl(state),
   };
+  if (opts.orderRateLimit) setRateLimit(state, opts.orderRateLimit);
 
   async function handleControl(req: Request, pathname: string): Promise<Response> {
     const handler = control[`${req.method} ${pathname}`];

@@ -393,12 +393,12 @@ export interface OrderDetail {
   creation_time: string;
   delivery_time: string | null;
   delivery_method: "homedelivery" | "takeaway";
-  currency: "EUR";
+  currency: string;
   venue_id: string;
   venue_name: string;
   venue_full_address: string;
   venue_phone: string;
-  venue_country: "FIN";
+  venue_country: string;
   venue_product_line: string;
   items_price: number;
   delivery_price: number;
@@ -465,12 +465,41 @@ const PAST_ORDERS = 128;
 /** Venue pick weights (favourites are ordered more often). */
 const VENUE_WEIGHTS = [5, 4, 4, 2, 2, 2, 2, 2];
 
-function buildOrder(rand: () => number, seq: number, ts: number, active: string | null): OrderDetail {
+/** Where an order happens: the home market (Helsinki, EUR) or a trip market of the older history. */
+interface Market {
+  venues: VenueInfo[];
+  weights: number[];
+  currency: string;
+  country: string;
+  places: Array<{ alias: string; street: string; city: string }>;
+  /** Older history: Wolt's `DD/MM/YYYY, HH:MM` creation time, lunch-card split payments. */
+  older: boolean;
+}
+
+const HOME_MARKET: Market = {
+  venues: VENUES,
+  weights: VENUE_WEIGHTS,
+  currency: "EUR",
+  country: "FIN",
+  places: [
+    { alias: "Home", street: "Kotikatu 5 A 12", city: "Helsinki" },
+    { alias: "Work", street: "Toimistotie 2", city: "Helsinki" },
+  ],
+  older: false,
+};
+
+function buildOrder(
+  rand: () => number,
+  seq: number,
+  ts: number,
+  active: string | null,
+  market: Market = HOME_MARKET,
+): OrderDetail {
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
-  let w = rand() * VENUE_WEIGHTS.reduce((a, b) => a + b, 0);
-  const vIndex = VENUE_WEIGHTS.findIndex((x) => (w -= x) < 0);
-  const v = VENUES[vIndex];
+  let w = rand() * market.weights.reduce((a, b) => a + b, 0);
+  const vIndex = market.weights.findIndex((x) => (w -= x) < 0);
+  const v = market.venues[vIndex];
 
   const lineCount = v.product_line === "grocery" ? int(3, 5) : int(1, 3);
   const shuffled = [...v.menu.keys()];
@@ -508,16 +537,21 @@ function buildOrder(rand: () => number, seq: number, ts: number, active: string 
   const items_price = items.reduce((s, i) => s + i.end_amount, 0);
   const delivery_method = v.product_line !== "grocery" && rand() < 0.12 ? "takeaway" : "homedelivery";
   const home = delivery_method === "homedelivery";
-  const delivery_price = home ? v.delivery_price_int + int(0, 10) * 10 : 0;
-  const service_fee = Math.min(299, Math.max(49, Math.round(items_price * 0.05)));
+  const scale = market.currency === "SEK" ? 10 : 1;
+  const delivery_price = home ? v.delivery_price_int + int(0, 10) * 10 * scale : 0;
+  const service_fee = Math.min(299 * scale, Math.max(49 * scale, Math.round(items_price * 0.05)));
   const surcharges: AmountRow[] = [];
-  if (items_price < 1000) surcharges.push({ title: "Small order fee", amount: 1000 - items_price });
+  if (items_price < 1000 * scale) {
+    surcharges.push({ title: "Small order fee", amount: 1000 * scale - items_price });
+  }
   if (v.product_line === "grocery") surcharges.push({ title: "Bag fee", amount: 25 });
   const discounts: AmountRow[] = [];
   const d = rand();
   if (home && d < 0.12) discounts.push({ title: "Wolt+ free delivery", amount: delivery_price });
   else if (d < 0.22) discounts.push({ title: "-20% campaign", amount: Math.round(items_price * 0.2) });
-  else if (d < 0.27) discounts.push({ title: "Promo code WELCOME5", amount: Math.min(500, items_price) });
+  else if (d < 0.27) {
+    discounts.push({ title: "Promo code WELCOME5", amount: Math.min(500 * scale, items_price) });
+  }
   const sum = (rows: AmountRow[]) => rows.reduce((s, r) => s + r.amount, 0);
   const subtotal = items_price + delivery_price + service_fee + sum(surcharges) - sum(discounts);
   const courier_tip = home && rand() < 0.4 ? pick([100, 150, 200, 300]) : 0;
@@ -527,9 +561,21 @@ function buildOrder(rand: () => number, seq: number, ts: number, active: string 
   const status = active ??
     (r < 0.04 ? "rejected" : r < 0.065 ? "refunded" : r < 0.1 ? "canceled" : "delivered");
   const payTime = isoSeconds(ts + 4000);
-  const credits = rand() < 0.08 ? Math.min(500, total_price) : 0;
+  const credits = rand() < 0.08 ? Math.min(500 * scale, total_price) : 0;
   const payCard = PAYMENT_METHODS[rand() < 0.8 ? 0 : 1];
   const payments: OrderDetail["payments"] = [];
+  // Older history: weekday lunches are often split between a lunch card and the bank card.
+  const lunchCard = market.older && market.currency === "EUR" && rand() < 0.25
+    ? Math.min(1300, total_price - credits)
+    : 0;
+  if (lunchCard > 0) {
+    payments.push({
+      name: "Edenred",
+      amount: lunchCard,
+      method: { type: "lunch_benefit", id: "edenred-1", provider: "edenred" },
+      payment_time: payTime,
+    });
+  }
   if (credits > 0) {
     payments.push({
       name: "Wolt credits",
@@ -538,34 +584,32 @@ function buildOrder(rand: () => number, seq: number, ts: number, active: string 
       payment_time: payTime,
     });
   }
-  if (total_price - credits > 0) {
+  if (total_price - credits - lunchCard > 0) {
     payments.push({
       name: `${payCard.name} •••• ${payCard.last_four}`,
-      amount: total_price - credits,
+      amount: total_price - credits - lunchCard,
       method: { type: "card", id: payCard.id, provider: "adyen" },
       payment_time: payTime,
     });
   }
 
   const id = hexId("65c", seq);
-  const place = rand() < 0.75
-    ? { alias: "Home", street: "Kotikatu 5 A 12", city: "Helsinki" }
-    : { alias: "Work", street: "Toimistotie 2", city: "Helsinki" };
+  const place = rand() < 0.75 ? market.places[0] : market.places[1];
   return {
     order_id: id,
     purchase_id: id,
     order_number: String(int(1000, 9999)),
     status,
     is_active: active !== null,
-    creation_time: isoSeconds(ts),
+    creation_time: market.older ? woltLocalTime(ts) : isoSeconds(ts),
     delivery_time: status === "delivered" ? isoSeconds(ts + int(20, 55) * 60_000) : null,
     delivery_method,
-    currency: "EUR",
+    currency: market.currency,
     venue_id: v.id,
     venue_name: v.name,
     venue_full_address: v.address,
     venue_phone: v.phone,
-    venue_country: "FIN",
+    venue_country: market.country,
     venue_product_line: v.product_line,
     items_price,
     delivery_price,
@@ -585,9 +629,98 @@ function buildOrder(rand: () => number, seq: number, ts: number, active: string 
   };
 }
 
+/** Wolt's detail `creation_time`: `DD/MM/YYYY, HH:MM` on the Helsinki wall clock (UTC+2 here). */
+function woltLocalTime(ts: number): string {
+  const d = new Date(ts + 2 * 3_600_000);
+  return `${pad2(d.getUTCDate())}/${pad2(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}, ${
+    pad2(d.getUTCHours())
+  }:${pad2(d.getUTCMinutes())}`;
+}
+
+/** Trip venues of the older history (Stockholm, SEK): the second currency. */
+const TRIP_VENUES: VenueInfo[] = [
+  venue(
+    "650000000000000000000f01",
+    "sodermalm-ramen",
+    "Södermalm Ramen",
+    "Götgatan 40, 118 26 Stockholm",
+    "Ramen",
+    [
+      ["Tonkotsu ramen", 16900, "spice"],
+      ["Gyoza", 7900, ""],
+      ["Karaage", 8900, "extras"],
+    ],
+    { delivery_price_int: 3900 },
+  ),
+  venue(
+    "650000000000000000000f02",
+    "kanelbulle-kafe",
+    "Kanelbulle Kafé",
+    "Drottninggatan 12, 111 51 Stockholm",
+    "Fika",
+    [
+      ["Kanelbulle", 3900, ""],
+      ["Kardemummabulle", 4200, ""],
+      ["Latte", 4900, "size"],
+    ],
+    { delivery_price_int: 2900 },
+  ),
+  venue(
+    "650000000000000000000f03",
+    "pizza-vasastan",
+    "Pizza Vasastan",
+    "Odengatan 70, 113 22 Stockholm",
+    "Pizza",
+    [
+      ["Margherita", 12900, "size"],
+      ["Capricciosa", 14900, "size"],
+    ],
+    { delivery_price_int: 3900 },
+  ),
+];
+
+const TRIP_MARKET: Market = {
+  venues: TRIP_VENUES,
+  weights: [3, 2, 3],
+  currency: "SEK",
+  country: "SWE",
+  places: [
+    { alias: "Hotel", street: "Vasagatan 1", city: "Stockholm" },
+    { alias: "Office", street: "Kungsgatan 8", city: "Stockholm" },
+  ],
+  older: true,
+};
+
+/** The older history (before the newest 130): 1,000 orders, deterministic, generated on first use. */
+export const OLDER_ORDERS = 1000;
+const OLDER_START = Date.UTC(2019, 5, 1);
+/** UTC hours of older orders (Helsinki is UTC+2 here): breakfast, lunch, afternoon, dinner, late. */
+const OLDER_HOURS = [5, 7, 9, 9, 10, 10, 11, 13, 14, 15, 15, 16, 16, 17, 18, 20, 21];
+
+function olderOrders(): OrderDetail[] {
+  const rand = prng(20190601);
+  const home: Market = { ...HOME_MARKET, older: true };
+  const step = (HISTORY_START - OLDER_START) / OLDER_ORDERS;
+  const out: OrderDetail[] = [];
+  for (let i = 0; i < OLDER_ORDERS; i++) {
+    const at = OLDER_START + i * step;
+    const day = Math.floor(at / 86_400_000) * 86_400_000;
+    const hour = OLDER_HOURS[Math.floor(rand() * OLDER_HOURS.length)];
+    const ts = day + hour * 3_600_000 + Math.floor(rand() * 3_600_000);
+    // A spring trip to Stockholm every year (weeks 14-17): those orders are in SEK.
+    const week = Math.floor((day - Date.UTC(new Date(day).getUTCFullYear(), 0, 1)) / 604_800_000);
+    const market = week >= 14 && week <= 17 ? TRIP_MARKET : home;
+    out.push(buildOrder(rand, 0x10000 + i, ts, null, market));
+  }
+  return out.reverse();
+}
+
 let cachedOrders: OrderDetail[] | null = null;
 
-/** All orders, newest first (two active ones at the top). Deterministic; cached. */
+/**
+ * All orders, newest first (two active ones at the top): the newest 130, then the older history
+ * of 1,000. Deterministic; generated on first use and cached.
+ */
 export function allOrders(): OrderDetail[] {
   if (cachedOrders) return cachedOrders;
   const rand = prng(20261101);
@@ -601,16 +734,17 @@ export function allOrders(): OrderDetail[] {
   }
   out.push(buildOrder(rand, PAST_ORDERS + 1, Date.UTC(2026, 10, 1, 10, 41, 7, 318), "acknowledged"));
   out.push(buildOrder(rand, PAST_ORDERS + 2, Date.UTC(2026, 10, 1, 10, 58, 42, 915), "received"));
-  cachedOrders = out.reverse();
+  cachedOrders = [...out.reverse(), ...olderOrders()];
   return cachedOrders;
 }
 
+let byId: Map<string, OrderDetail> | null = null;
 export const findOrder = (id: string): OrderDetail | undefined =>
-  allOrders().find((o) => o.purchase_id === id);
+  (byId ??= new Map(allOrders().map((o) => [o.purchase_id, o]))).get(id);
 
 export function historyRow(o: OrderDetail): OrderHistoryRow {
   const d = new Date(o.payment_time_ts);
-  const slug = venueById(o.venue_id)?.slug ?? "venue";
+  const slug = (venueById(o.venue_id) ?? TRIP_VENUES.find((v) => v.id === o.venue_id))?.slug ?? "venue";
   return {
     purchase_id: o.purchase_id,
     received_at: `${pad2(d.getUTCDate())}.${pad2(d.getUTCMonth() + 1)}.${d.getUTCFullYear()}, ${
@@ -619,7 +753,7 @@ export function historyRow(o: OrderDetail): OrderHistoryRow {
     status: o.status,
     venue_id: o.venue_id,
     venue_name: o.venue_name,
-    total_amount: formatEur(o.total_price),
+    total_amount: o.currency === "EUR" ? formatEur(o.total_price) : `${(o.total_price / 100).toFixed(2)} kr`,
     is_active: o.is_active,
     items: o.items.map((i) => `${i.count} x ${i.name}`).join(", "),
     payment_time_ts: o.payment_time_ts,

@@ -1,9 +1,9 @@
 /** Account endpoints of the sandbox: order history, addresses, payment methods, favourites, subscriptions. */
 import type { Route, RouteContext } from "../types.ts";
 import { apiError, isRecord, json } from "../http.ts";
+import { rateLimited, visibleOrders } from "../sim_stats.ts";
 import {
   type Address,
-  allOrders,
   ensureAccountState,
   findOrder,
   hexId,
@@ -19,6 +19,8 @@ const empty = (): Response => new Response(null, { status: 204 });
 const MAX_LIMIT = 50;
 
 function orderHistory(ctx: RouteContext): Response {
+  const limited = rateLimited(ctx.state);
+  if (limited) return limited;
   const q = ctx.url.searchParams;
   const rawLimit = q.get("limit");
   let limit = MAX_LIMIT;
@@ -27,7 +29,7 @@ function orderHistory(ctx: RouteContext): Response {
     limit = Number(rawLimit);
     if (limit < 1 || limit > MAX_LIMIT) return fail(400, `limit must be between 1 and ${MAX_LIMIT}`);
   }
-  const orders = allOrders();
+  const orders = visibleOrders(ctx.state);
   let start = 0;
   const token = q.get("page_token");
   if (token) {
@@ -45,8 +47,10 @@ function orderHistory(ctx: RouteContext): Response {
 }
 
 function orderDetail(ctx: RouteContext): Response {
+  const limited = rateLimited(ctx.state);
+  if (limited) return limited;
   const order = findOrder(ctx.params.purchaseId);
-  if (!order) return fail(404, "purchase not found");
+  if (!order || !visibleOrders(ctx.state).includes(order)) return fail(404, "purchase not found");
   const { purchase_id: _p, is_active: _a, payment_time_ts: _t, ...detail } = order;
   return json(detail);
 }

@@ -6,6 +6,7 @@ import { accountRoutes } from "./account.ts";
 import { discoveryRoutes } from "./discovery.ts";
 import { basketRoutes } from "./baskets.ts";
 import { loginRoutes } from "./login.ts";
+import { releaseRoutes } from "./release.ts";
 
 export const coreRoutes: Route[] = [...authRoutes, ...userRoutes];
 
@@ -16,5 +17,6 @@ export function allRoutes(): Route[] {
     ...discoveryRoutes,
     ...basketRoutes,
     ...loginRoutes,
+    ...releaseRoutes,
   ];
 }
