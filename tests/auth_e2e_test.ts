@@ -237,14 +237,13 @@ Deno.test("snapshot rule: a login that lands during a refresh wins; the refreshe
     const old = await t.sandbox.mintSession({ accessTtlSeconds: -60 });
     const fresh = await t.sandbox.mintSession();
     await t.run(["login", "--wtoken", old.access_token, "--wrtoken", old.refresh_token]);
-    t.sandbox.setFaults([{ host: "auth", path: "/v1/wauth2/access_token", delay_ms: 1500, times: 1 }]);
+    // The refresh call is held until the concurrent login has finished: order, not wall time.
+    t.sandbox.setFaults([{ host: "auth", path: "/v1/wauth2/access_token", hold: true, times: 1 }]);
     const status = t.spawn(["status", "--format", "json"]);
-    // Wait until the status process is inside its refresh call, then log in concurrently.
-    const deadline = Date.now() + 10_000;
-    while (t.sandbox.inflight() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    assert.ok(t.sandbox.inflight() > 0, "refresh call observed in flight");
+    while (t.sandbox.held() === 0) await new Promise((r) => setTimeout(r, 20));
     const login = await t.run(["login", "--wtoken", fresh.access_token, "--wrtoken", fresh.refresh_token]);
     assert.equal(login.code, 0);
+    t.sandbox.releaseHeld();
     const r = await status.done;
     assert.equal(r.code, 0, r.stdout);
     assert.ok(r.json().warnings.some((w) => w.includes("not saved")), r.stdout);

@@ -27,10 +27,26 @@ type Row = {
   rank?: number;
 };
 
+/** The fields of a raw feed venue these tests read. */
+interface RawVenue {
+  id: string;
+  slug: string;
+  name: string;
+  short_description?: string;
+  short_description_v2?: { value: string };
+  promotions?: Array<{ text: string }>;
+  badges_v2?: Array<{ variant: string; text: string }>;
+  rating?: { score: number };
+  delivery_price_int?: number;
+  show_wolt_plus?: boolean;
+}
+
 async function rawFeed(
   t: Env,
 ): Promise<
-  { sections: Array<{ name: string; template: string; items: Array<{ venue?: { id: string } }> }> }
+  {
+    sections: Array<{ name: string; template: string; items: Array<{ venue?: RawVenue }> }>;
+  }
 > {
   const page =
     await (await fetch(`${t.sandbox.urls.consumer_api_url}/v1/pages/front?lat=60.1699&lon=24.9384`)).json();
@@ -100,13 +116,26 @@ Deno.test("feed: sections with kind, one upstream call, query filter, empty sect
     assert.equal(rowsOf(block2).length, 1 + 1 + 2 + 1, "title, header, 2 rows, more-line");
     assert.match(table.stdout, /^Popular brands: \S.* · /m);
 
-    // --query across name/tagline/top offer/slug and brand names; --section-limit.
+    // --query across name/tagline/top offer/slug and brand names: exactly the matching venues, per section.
     const q = await t.run(["feed", ...AT, "--query", "sushi", "--format", "json"]);
-    for (const s of q.json<{ sections: Array<{ venues?: Row[]; brands?: unknown[] }> }>().data.sections) {
-      for (const v of s.venues ?? []) {
-        assert.ok([v.name, v.tagline, v.top_offer, v.slug].some((f) => f?.toLowerCase().includes("sushi")));
-      }
-    }
+    const got = q.json<{ sections: Array<{ name: string; venues?: Row[] }> }>().data.sections
+      .map((s) => [s.name, (s.venues ?? []).map((v) => v.slug)]);
+    const want = raw.sections.map((s) => [
+      s.name,
+      s.items.filter((i) => i.venue).map((i) => i.venue!).filter((v) =>
+        [
+          v.name,
+          v.slug,
+          v.short_description ?? v.short_description_v2?.value,
+          v.promotions?.[0]?.text ?? v.badges_v2?.find((b) => b.variant === "discount")?.text,
+        ]
+          .some((f) => f?.toLowerCase().includes("sushi"))
+      ).map((v) => v.slug),
+    ]).filter(([, slugs]) => slugs.length);
+    assert.ok(want.length > 0);
+    assert.deepEqual(got, want);
+    const none = await t.run(["feed", ...AT, "--query", "zzzz-no-such-venue", "--format", "json"]);
+    assert.deepEqual(none.json<{ sections: unknown[] }>().data.sections, [], "nothing matches: no sections");
     const qb = await t.run(["feed", ...AT, "--query", "testimarket", "--format", "json"]);
     assert.ok(
       qb.json<{ sections: Array<{ kind: string }> }>().data.sections.some((s) => s.kind === "brands"),
@@ -191,6 +220,7 @@ Deno.test("venues: filters, every sort spelling, one call without --enrich, boun
       grocery.data.venues.length > 0 && grocery.data.venues.every((v) => v.product_line === "grocery"),
     );
     const sushi = await get("--query", "sushi");
+    assert.ok(sushi.data.venues.length > 0);
     assert.ok(
       sushi.data.venues.every((v) => v.name.toLowerCase().includes("sushi") || v.slug!.includes("sushi")),
     );
@@ -198,13 +228,24 @@ Deno.test("venues: filters, every sort spelling, one call without --enrich, boun
     assert.ok(cat.data.venues.length > 0 && cat.data.venues.every((v) => v.tags!.includes("japanese")));
     const open = await get("--open-now");
     assert.ok(open.data.venues.length < all.data.venues.length);
-    assert.ok(open.data.venues.every((v) => v.open_now === true));
+    assert.ok(open.data.venues.length > 0 && open.data.venues.every((v) => v.open_now === true));
+    // Numeric filters: exactly the venues the raw feed says pass (deduplicated, upstream order).
+    const raw = await rawFeed(t);
+    const feedVenues = [...new Map(
+      raw.sections.flatMap((s) => s.items).filter((i) => i.venue).map((i) => [i.venue!.id, i.venue!]),
+    ).values()];
+    const ids = (r: { data: { venues: Row[] } }) => r.data.venues.map((v) => v.venue_id);
     const rated = await get("--min-rating", "9.2");
-    assert.ok(rated.data.venues.every((v) => v.rating !== null && v.rating >= 9.2));
+    const wantRated = feedVenues.filter((v) => (v.rating?.score ?? -1) >= 9.2).map((v) => v.id);
+    assert.ok(wantRated.length > 0 && wantRated.length < feedVenues.length);
+    assert.deepEqual(ids(rated), wantRated);
     const cheap = await get("--max-delivery-fee", "200");
-    assert.ok(cheap.data.venues.every((v) => v.delivery_fee !== null && v.delivery_fee.amount <= 200));
+    const wantCheap = feedVenues.filter((v) => (v.delivery_price_int ?? Infinity) <= 200).map((v) => v.id);
+    assert.ok(wantCheap.length > 0 && wantCheap.length < feedVenues.length);
+    assert.deepEqual(ids(cheap), wantCheap);
     const plus = await get("--wolt-plus");
-    assert.ok(plus.data.venues.every((v) => v.wolt_plus === true));
+    assert.deepEqual(ids(plus), feedVenues.filter((v) => v.show_wolt_plus === true).map((v) => v.id));
+    assert.ok(plus.data.venues.length > 0);
 
     // Sort spellings and their meaning.
     const sorted = (rows: Row[], key: (r: Row) => number | null | undefined, dir: 1 | -1) => {
@@ -283,10 +324,31 @@ Deno.test("venue tables: 8 default columns, highlights auto rule, badge glyphs a
       const out = await t.run(["venues", ...AT, "--query", v!.slug!]);
       assert.ok(out.stdout.includes(glyph), `${badge} → ${glyph}`);
     }
-    // Truncation: tagline ≤ 32, top offer ≤ 26 characters.
-    for (const line of withItems.stdout.split("\n").slice(1)) {
-      for (const cell of line.split(/\s{2,}/)) assert.ok([...cell].length <= 60);
-    }
+  });
+});
+
+Deno.test("feed table truncation: tagline at most 32 characters, top offer at most 26 (spec §8)", async () => {
+  await withEnv(async (t) => {
+    const raw = await rawFeed(t) as unknown as {
+      sections: Array<{ items: Array<{ venue?: Record<string, unknown> }> }>;
+    };
+    const tile = raw.sections.flatMap((s) => s.items).find((i) => i.venue)!;
+    const tagline = "A tagline that runs on well past thirty-two characters";
+    const offer = "An offer text longer than twenty-six characters";
+    tile.venue!.short_description = tagline;
+    delete tile.venue!.short_description_v2;
+    tile.venue!.promotions = [{ icon: "coupon-fill", text: offer, variant: "discount" }];
+    t.sandbox.setFaults([{ path: "/v1/pages/front", status: 200, body: raw }]);
+    const r = await t.run(["feed", ...AT, "--show-highlights=false"], { COLUMNS: "400" });
+    assert.equal(r.code, 0, r.stderr);
+    const row = r.stdout.split("\n").find((l) => l.includes(tile.venue!.slug as string))!;
+    assert.ok(row.includes([...tagline].slice(0, 31).join("") + "…"), row);
+    assert.ok(!row.includes([...tagline].slice(0, 32).join("")), "not one character more");
+    assert.ok(row.includes([...offer].slice(0, 25).join("") + "…"), row);
+    assert.ok(!row.includes([...offer].slice(0, 26).join("")), "not one character more");
+    // JSON keeps the whole values.
+    const j = await t.run(["feed", ...AT, "--format", "json"]);
+    assert.ok(j.stdout.includes(tagline) && j.stdout.includes(offer));
   });
 });
 

@@ -53,11 +53,9 @@ const post = (host: HostKey, path: string, body: unknown) => call("POST", host, 
 const ASSORTMENT = "/consumer-api/consumer-assortment/v1/venues/slug";
 const search = (body: Record<string, unknown>) => post("user_api", "/v1/pages/search", body);
 
-Deno.test("catalogue: size, unique ids and slugs, fast to build", () => {
-  const started = performance.now();
+Deno.test("catalogue: size, unique ids and slugs", () => {
   const { venues } = catalog();
   const big = catalog().bySlug.get("testimarket-kamppi")!.menu();
-  assert.ok(performance.now() - started < 100, "catalogue and big store build in under 100 ms");
   assert.ok(venues.length >= 40);
   assert.equal(new Set(venues.map((v) => v.id)).size, venues.length);
   assert.equal(new Set(venues.map((v) => v.slug)).size, venues.length);

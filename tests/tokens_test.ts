@@ -63,7 +63,7 @@ Deno.test("refresh-token search order of spec §5.6", () => {
 Deno.test("redact and preview never show whole secrets", () => {
   const text = `{"access_token":"abc123","refresh_token":"zzz","x":"${A}"} cookie=foo; __wtoken=bar`;
   const out = redact(text);
-  for (const s of ["abc123", "zzz", A, "bar"]) assert.ok(!out.includes(s), `${s} leaked: ${out}`);
+  for (const s of ["abc123", "zzz", A, "bar", "foo"]) assert.ok(!out.includes(s), `${s} leaked: ${out}`);
   assert.equal(tokenPreview(A), `${A.slice(0, 6)}...${A.slice(-6)}`);
   assert.equal(tokenPreview(undefined), null);
   assert.ok(!tokenPreview("shortsecret")?.includes("shortsecret"));

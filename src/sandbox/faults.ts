@@ -24,12 +24,18 @@ export function describeFault(fault: Fault): string {
     fault.html && "html",
     fault.truncate && "truncate",
     fault.delay_ms && `delay_ms=${fault.delay_ms}`,
+    fault.hold && "hold",
   ];
   return parts.filter(Boolean).join(" ") || "noop";
 }
 
 /** Applies a fault; `real` produces the response the server would otherwise send. */
-export async function applyFault(fault: Fault, real: () => Promise<Response>): Promise<Response> {
+export async function applyFault(
+  fault: Fault,
+  real: () => Promise<Response>,
+  hold: () => Promise<void> = () => Promise.resolve(),
+): Promise<Response> {
+  if (fault.hold) await hold();
   if (fault.delay_ms) await new Promise((resolve) => setTimeout(resolve, fault.delay_ms));
   const headers = fault.retry_after === undefined ? undefined : { "retry-after": fault.retry_after };
   let res: Response;

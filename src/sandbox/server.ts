@@ -42,6 +42,10 @@ export interface Sandbox {
   log(): RequestLogEntry[];
   /** Upstream requests currently being answered (control calls excluded). */
   inflight(): number;
+  /** Requests held by a `hold` fault, waiting for releaseHeld(). */
+  held(): number;
+  /** Lets every held request go on. */
+  releaseHeld(): void;
   clearLog(): void;
   setFaults(faults: Fault[]): void;
   addFault(fault: Fault): void;
@@ -121,6 +125,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   let entries: RequestLogEntry[] = [];
   let seq = 0;
   let saving: Promise<void> = Promise.resolve();
+  const holds = new Set<() => void>();
+  const hold = () => new Promise<void>((resolve) => holds.add(resolve));
 
   /** Saves are chained so that snapshots land on disk in order. */
   const persist = (): Promise<void> => {
@@ -234,7 +240,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       const auth = token ? await verifyAccessToken(state, token) : null;
       const fault = host === "unknown" ? undefined : takeFault(faults, host, req.method, path);
       const real = () => dispatch(req, url, host, path, auth, rawBody, body).catch(internalError);
-      const res = fault ? await applyFault(fault, real) : await real();
+      const res = fault ? await applyFault(fault, real, hold) : await real();
       entries.push({
         seq: ++seq,
         at,
@@ -279,6 +285,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     state,
     log: () => [...entries],
     inflight: () => active,
+    held: () => holds.size,
+    releaseHeld: () => {
+      for (const release of holds) release();
+      holds.clear();
+    },
     clearLog: () => {
       entries = [];
     },

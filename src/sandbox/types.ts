@@ -91,6 +91,8 @@ export interface Fault {
   retry_after?: string;
   /** Delay before responding (ms); combined with the real handler when no status is set. */
   delay_ms?: number;
+  /** Hold the request until the test releases it (`Sandbox.releaseHeld()`): ordering without wall time. */
+  hold?: boolean;
   /** Send the real (or given) body cut in half with a non-JSON tail. */
   truncate?: boolean;
   /** Answer with a non-JSON body (e.g. an HTML error page). */

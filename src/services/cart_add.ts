@@ -244,12 +244,13 @@ function findGroup(groups: OptionGroup[], key: string): OptionGroup {
   if (byId) return byId;
   const named = groups.filter((g) => lower(g.name) === lower(key));
   if (named.length === 1) return named[0];
-  const list = groups.map((g) => `${g.name ?? "?"} (${g.id})`).join(", ") || "none";
+  const suggestions = (named.length ? named : groups).map((g) => `${g.name ?? "?"} (${g.id})`);
   throw new SvcError(
     "SVC_OPTION_INVALID",
     named.length
-      ? `option group "${key}" is ambiguous; use its id: ${list}`
-      : `unknown option group "${key}"; groups: ${list}`,
+      ? `option group "${key}" is ambiguous; use its id: ${suggestions.join(", ")}`
+      : `unknown option group "${key}"; groups: ${suggestions.join(", ") || "none"}`,
+    { facts: { suggestions } },
   );
 }
 
@@ -278,13 +279,15 @@ export function buildOptions(
     const named = g.values.filter((v) => lower(v.name) === lower(c.value));
     const value = byId ?? (named.length === 1 ? named[0] : undefined);
     if (!value) {
-      const list = g.values.map((v) => `${v.name ?? "?"} (${v.id})`).join(", ");
+      const suggestions = (named.length > 1 ? named : g.values).map((v) => `${v.name ?? "?"} (${v.id})`);
+      const list = suggestions.join(", ");
       throw new SvcError(
         "SVC_OPTION_INVALID",
         named.length > 1
           ? `value "${c.value}" of "${g.name}" is ambiguous; use its id: ${list}`
           : `unknown value "${c.value}" for option "${g.name ?? g.id}"; values: ${list}` +
             (c.value.includes(",") ? " (one value per --option: repeat the flag for more)" : ""),
+        { facts: { suggestions } },
       );
     }
     if (value.price === null) {

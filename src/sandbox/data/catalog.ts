@@ -386,6 +386,33 @@ function pastaPiccolaMenu(b: MenuBuilder): Menu {
   return b.build("full");
 }
 
+/**
+ * Koekeittiö: the menu that exposes `cart add`'s choice rules. Names that match exactly and by
+ * substring ("Cake", "Carrot cake", …), the cheapest item sold out, an item whose description (not
+ * its name) matches a search, option values and groups whose names repeat.
+ */
+function testKitchenMenu(b: MenuBuilder): Menu {
+  const cakes = b.category("Cakes");
+  b.item(cakes, { name: "Cake pops", price: 290, description: "Bite-size cake on a stick", soldOut: true });
+  b.item(cakes, { name: "Carrot cake", price: 450, description: "Cream cheese frosting" });
+  b.item(cakes, { name: "Cake", price: 520, description: "Sponge cake of the day" });
+  b.item(cakes, { name: "Cheesecake", price: 480, description: "Baked, with berries" });
+  const pies = b.category("Pies");
+  // Cheaper than every cake and found by a "cake" search (its description), but not named "cake".
+  b.item(pies, { name: "Apple pie", price: 390, description: "Like a cake, but a pie" });
+  const bowls = b.category("Bowls");
+  const sauce = b.group("Sauce", "choice", [["Spicy", 0], ["spicy", 50], ["Mild", 0]]);
+  const extrasA = b.group("Extras", "multi_choice", [["Egg", 150], ["Tofu", 200]]);
+  const extrasB = b.group("Extras", "multi_choice", [["Kimchi", 100], ["Nori", 50]]);
+  b.item(bowls, {
+    name: "Build your bowl",
+    price: 1090,
+    description: "Rice, greens and your choice of sauce",
+    options: [b.bind(sauce, [1, 1]), b.bind(extrasA, [0, 2]), b.bind(extrasB, [0, 2])],
+  });
+  return b.build("full");
+}
+
 type Dish = [name: string, price: number, description?: string];
 
 /** Small menus shared by venues of a kind: [category, dishes][]. A 0-price dish is a menu notice. */
@@ -1008,6 +1035,7 @@ const ROWS: Row[] = [
     plus: null,
   }],
   ["Lemmikkitori Vallila", "Vallila", "pet", "pets", "Food and toys for cats and dogs", { line: "retail" }],
+  ["Koekeittiö", "Kamppi", "testkitchen", "cafe,bakery", "Cakes, pies and bowls", { isNew: true, plus: false }],
 ];
 
 function buildVenue([name, area, menuKey, tags, tagline, extra = {}]: Row, index: number): Venue {
@@ -1064,6 +1092,7 @@ function buildMenu(venue: Venue, key: string): Menu {
   const b = new MenuBuilder(venue.index, venue.id);
   if (key === "pasta") return pastaPiccolaMenu(b);
   if (key === "bigstore") return bigStoreMenu(b);
+  if (key === "testkitchen") return testKitchenMenu(b);
   return templateMenu(b, venue, key);
 }
 

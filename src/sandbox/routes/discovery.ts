@@ -727,7 +727,11 @@ const assortmentSearch = withVenue((v, ctx) => {
   if (typeof q !== "string") return fail(400, "q must be a string");
   const menu = v.menu();
   const needle = q.trim().toLowerCase();
-  const hits = rank(menu.items, (i) => relevance(i.name, needle)).slice(0, VENUE_ITEM_SEARCH_CAP);
+  // Like the real search, it matches more than names: descriptions rank after every name match.
+  const hits = rank(menu.items, (i) => {
+    const r = relevance(i.name, needle);
+    return r >= 0 || !needle ? r : i.description.toLowerCase().includes(needle) ? 3 : -1;
+  }).slice(0, VENUE_ITEM_SEARCH_CAP);
   return json(itemsPayload(menu, hits));
 });
 
