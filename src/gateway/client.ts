@@ -353,7 +353,8 @@ export class Gateway {
         body = new URLSearchParams(spec.form).toString();
         headers["content-type"] = "application/x-www-form-urlencoded";
       }
-      const outcome = await this.send(spec, url, headers, body, attempt, !retry && spec.method !== "GET");
+      const once = !retry && spec.method !== "GET";
+      const outcome = await this.send(spec, url, headers, body, attempt, once);
       if (outcome.kind === "network") {
         if (retry && attempt < MAX_ATTEMPTS && await this.backoff(attempt, undefined, "network error")) {
           continue;
@@ -361,6 +362,9 @@ export class Gateway {
         throw new SvcError("SVC_UPSTREAM_TEMPORARY", `${outcome.message} (${spec.method} ${spec.path})`, {
           details: { method: spec.method, url: this.redact(url) },
           retry: { retryable: true },
+          ...(once
+            ? { hint: "svc never re-sends a change: check with a read whether it landed before trying again" }
+            : {}),
         });
       }
       const { status, text, retryAfter } = outcome;
