@@ -2,6 +2,7 @@
 
 import assert from "node:assert/strict";
 import { calls, withEnv } from "./helpers.ts";
+import { startHostile } from "./hostile.ts";
 
 const ME = "GET user_api /v1/user/me";
 
@@ -68,6 +69,51 @@ Deno.test("gateway maps upstream failures to SVC_* codes and retries only what i
     ({ r, log } = await scenario({ delay_ms: 800 }, [], { SVC_HTTP_TIMEOUT_MS: "200" }));
     assert.equal(r.json().error?.code, "SVC_UPSTREAM_TEMPORARY");
     assert.match(r.json().error?.message ?? "", /timed out/);
+  });
+});
+
+Deno.test("retries only what is safe: a POST mutation faulted with 429/502/503/504 or a dropped connection arrives once", async () => {
+  await withEnv(async (t) => {
+    const s = await t.sandbox.mintSession();
+    assert.equal((await t.run(["login", "--wtoken", s.access_token])).code, 0);
+    const add = (env: Record<string, string> = {}) =>
+      t.run([
+        "cart",
+        "add",
+        "pasta-piccola",
+        "651000000000000000000b09",
+        "--lat",
+        "60.1699",
+        "--lon",
+        "24.9384",
+        "--format",
+        "json",
+      ], env);
+    const POST = "POST consumer_api /order-xp/v1/baskets";
+    for (const status of [429, 502, 503, 504]) {
+      t.sandbox.clearLog();
+      t.sandbox.setFaults([{ host: "consumer_api", method: "POST", path: "/order-xp/v1/baskets", status }]);
+      const r = await add();
+      t.sandbox.setFaults([]);
+      assert.equal(r.code, 1, `${status}: ${r.stdout}`);
+      assert.equal(r.json().error?.code, status === 429 ? "SVC_RATE_LIMITED" : "SVC_UPSTREAM_TEMPORARY");
+      assert.equal(calls(t.log()).filter((c) => c === POST).length, 1, `${status}: the POST arrived once`);
+    }
+    // The upstream reads the POST and closes the connection without answering.
+    const h = startHostile(t.sandbox);
+    try {
+      h.rules.push({
+        method: "POST",
+        host: "consumer_api",
+        path: "/order-xp/v1/baskets",
+        action: { kind: "drop" },
+      });
+      const r = await add(h.env);
+      assert.equal(r.json().error?.code, "SVC_UPSTREAM_TEMPORARY");
+      assert.equal(h.calls().filter((c) => c === "POST /consumer-api/order-xp/v1/baskets").length, 1);
+    } finally {
+      await h.close();
+    }
   });
 });
 

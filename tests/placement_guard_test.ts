@@ -33,6 +33,26 @@ Deno.test("the gateway refuses writes to order-placement paths", () => {
   });
 });
 
+Deno.test("a redirect hop to a placement path is refused, GET included", () => {
+  for (
+    const path of ["/order-xp/v1/purchases/place-order", "/a/%6Frders/x", "/v1/checkout-submit", "/x/ORDER"]
+  ) {
+    for (const method of ["GET", "POST"] as const) {
+      assert.throws(
+        () => assertNotPlacement({ method, path }, { redirect: true }),
+        (e: { code?: string }) => e.code === "SVC_UPSTREAM_ERROR",
+        `${method} ${path}`,
+      );
+    }
+  }
+  // A GET hop may stay within the order history, and ordinary pages pass.
+  assertNotPlacement({
+    method: "GET",
+    path: "/order-tracking-api/v1/order_history/purchase/65c000000000000000000082",
+  }, { redirect: true });
+  assertNotPlacement({ method: "GET", path: "/order-xp/web/v1/pages/baskets" }, { redirect: true });
+});
+
 Deno.test("no client source file names a placement endpoint", async () => {
   const offenders: string[] = [];
   const walk = async (dir: string) => {

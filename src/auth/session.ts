@@ -12,6 +12,7 @@ import {
   snapshotOf,
   updateConfig,
 } from "../config/store.ts";
+import { cookieValues } from "../gateway/redact.ts";
 import { jwtExpiry, parseTokenInput, tokensFromCookies, unsendableCookies } from "./tokens.ts";
 
 export interface CredentialFlags {
@@ -103,6 +104,8 @@ export class Session implements AuthProvider {
   private snapshot: CredentialSnapshot;
   private readonly opts: SessionOptions;
   private refreshing?: Promise<void>;
+  /** Every secret value this session has held (rotated tokens stay listed): redacted from all output. */
+  private readonly held = new Set<string>();
 
   constructor(opts: SessionOptions) {
     this.opts = opts;
@@ -110,6 +113,11 @@ export class Session implements AuthProvider {
     this.refresh = opts.credentials.refresh;
     this.cookies = opts.credentials.cookies;
     this.snapshot = opts.snapshot;
+    for (const v of [this.access, this.refresh, ...cookieValues(this.cookies)]) if (v) this.held.add(v);
+  }
+
+  secretValues(): string[] {
+    return [...this.held];
   }
 
   hasCredentials(): boolean {
@@ -185,6 +193,7 @@ export class Session implements AuthProvider {
     this.access = access;
     // A rotated refresh token stays in this process; the saved one stays pinned (spec §3).
     this.refresh = pickToken(data, ["refresh_token", "refreshToken", "__wrtoken"]) ?? this.refresh;
+    for (const v of [this.access, this.refresh]) if (v) this.held.add(v);
     await this.persist(access);
   }
 

@@ -10,6 +10,8 @@ import { type ConfigFile, DEFAULT_PROFILE, type Profile, readConfig, snapshotOf 
 import { assertSendableCookies, type CredentialFlags, resolveCredentials, Session } from "../auth/session.ts";
 import { Gateway } from "../gateway/client.ts";
 import { type Hosts, hostsFromEnv } from "../gateway/hosts.ts";
+import { networkLimitsFromEnv } from "../gateway/limits.ts";
+import { cookieValues, redactError, redactValues, secretForms } from "../gateway/redact.ts";
 import { type Envelope, errorObject, makeMeta } from "../output/envelope.ts";
 import { colorEnabled, makeStyle, type Style } from "../output/style.ts";
 import { lineSafe, sanitizeDeep } from "../output/sanitize.ts";
@@ -76,7 +78,18 @@ export class Runtime {
   }
 
   trace(line: string): void {
-    if (this.globals.verbose) console.error(line);
+    if (this.globals.verbose) console.error(redactValues(line, this.secretForms()));
+  }
+
+  /** The exact secret values of this run (session tokens, rotated ones too, cookie values, credential flags). */
+  secretForms(): string[] {
+    const flags = this.rawCredentialFlags();
+    return secretForms([
+      ...(this.session?.secretValues() ?? []),
+      flags.wtoken,
+      flags.wrtoken,
+      ...cookieValues(flags.cookies ?? []),
+    ]);
   }
 
   readConfig(): Promise<ConfigFile> {
@@ -98,12 +111,17 @@ export class Runtime {
 
   /** Per-run credential flags; cookies that cannot be sent as a header are refused up front. */
   credentialFlags(): CredentialFlags {
-    const cookies = Array.isArray(this.opts.cookie) ? this.opts.cookie as string[] : undefined;
-    assertSendableCookies(cookies ?? [], "SVC_INVALID_ARGUMENT", "--cookie");
+    const flags = this.rawCredentialFlags();
+    assertSendableCookies(flags.cookies ?? [], "SVC_INVALID_ARGUMENT", "--cookie");
+    return flags;
+  }
+
+  /** The credential flags as given (also when invalid: their values must still be redacted). */
+  private rawCredentialFlags(): CredentialFlags {
     return {
       wtoken: typeof this.opts.wtoken === "string" ? this.opts.wtoken : undefined,
       wrtoken: typeof this.opts.wrtoken === "string" ? this.opts.wrtoken : undefined,
-      cookies,
+      cookies: Array.isArray(this.opts.cookie) ? this.opts.cookie as string[] : undefined,
     };
   }
 
@@ -131,11 +149,16 @@ export class Runtime {
 
   async getGateway(): Promise<Gateway> {
     if (this.gateway) return this.gateway;
+    // Validated before any call (SVC_INVALID_ARGUMENT); the deadline bounds every call of this run.
+    const { timeoutMs, deadlineMs } = networkLimitsFromEnv();
     this.gateway = new Gateway({
       hosts: this.hosts ?? hostsFromEnv(),
       locale: this.globals.locale,
       auth: await this.getSession(),
       trace: this.globals.verbose ? (l) => console.error(l) : undefined,
+      timeoutMs,
+      signal: AbortSignal.timeout(deadlineMs),
+      deadlineMs,
     });
     return this.gateway;
   }
@@ -167,6 +190,7 @@ export class Runtime {
   }
 
   async close(): Promise<void> {
+    this.gateway?.close();
     await this.sandbox?.close();
     this.sandbox = undefined;
   }
@@ -178,11 +202,13 @@ export class Runtime {
   /** Prints the result: the envelope (json/yaml) or the table on stdout and warnings on stderr. */
   async emit<T>(data: T, table: TableRenderer<T>): Promise<void> {
     const { format } = this.globals;
+    const forms = this.secretForms();
+    const warnings = this.warnings.map((w) => redactValues(w, forms));
     if (format !== "table") {
       const env: Envelope<T> = {
         meta: makeMeta(this.globals.profile, this.globals.locale),
         data,
-        warnings: this.warnings,
+        warnings,
       };
       await writeEnvelope(env, format);
       return;
@@ -192,7 +218,7 @@ export class Runtime {
     // Renderers see terminal-safe strings; our own styling is applied after.
     const text = table(sanitizeDeep(data), { style, table: tableMod });
     if (text) console.log(text);
-    for (const w of this.warnings) console.error(style.yellow(`Warning: ${lineSafe(w)}`));
+    for (const w of warnings) console.error(style.yellow(`Warning: ${lineSafe(w)}`));
   }
 
   async fail(e: unknown): Promise<number> {
@@ -207,12 +233,14 @@ export class Runtime {
         hint: "in the sandbox, `svc sandbox login` signs the demo user in again (sandbox state is kept)",
       });
     }
+    const forms = this.secretForms();
+    err = redactError(err, forms);
     await renderError(err, {
       format: this.globals.format,
       verbose: this.globals.verbose,
       profile: this.globals.profile,
       locale: this.globals.locale,
-      warnings: this.warnings,
+      warnings: this.warnings.map((w) => redactValues(w, forms)),
       color: this.globals.color,
     });
     return err.exitCode;

@@ -1,18 +1,38 @@
 /**
  * The one HTTP client for every upstream host: common headers, timeouts, bounded retries for
  * idempotent requests, status → error-code mapping, and a redacted request trace.
+ *
+ * Network safety (README "Network safety"):
+ * - Redirects are never followed for writes; a GET follows at most MAX_REDIRECTS hops, each hop's URL
+ *   passes the placement guard, and credentials never go to another origin.
+ * - A mutation reaches the upstream at most once on the wire: it is sent on a non-pooled client with a
+ *   streamed body. Deno's fetch re-sends a request by itself once when the connection closes before an
+ *   answer, but only when it can clone the body: a buffered body can be cloned, a stream cannot
+ *   (tests/hostile_upstream_test.ts proves both on a raw socket).
+ * - Response bodies are read as streams up to a decoded-size cap (RequestSpec.maxBytes).
+ * - An optional whole-run signal (the command's deadline) bounds every attempt, backoff and fallback.
+ * - Traces and errors are redacted by pattern and by the exact secret values the session holds.
  */
 
 import { SvcError } from "../core/errors.ts";
 import type { HostName, Hosts } from "./hosts.ts";
+import { DEFAULT_TIMEOUT_MS } from "./limits.ts";
 import { deeperThan, MAX_JSON_DEPTH } from "./depth.ts";
-import { redact, redactText } from "./redact.ts";
+import { redact, redactText, redactValues, secretForms } from "./redact.ts";
 
 export const CLIENT_VERSION = "1.16.79";
-const DEFAULT_TIMEOUT_MS = 15_000;
 const MAX_ATTEMPTS = 3;
 const MAX_RETRY_WAIT_MS = 10_000;
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Redirect hops a GET may follow. */
+export const MAX_REDIRECTS = 5;
+/** Default cap on a decoded (decompressed) response body. */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** The cap for a venue's whole menu (the assortment root), the largest page svc reads. */
+export const WHOLE_MENU_MAX_BYTES = 32 * 1024 * 1024;
+/** A non-2xx body is read only for its message: beyond this it is cut, not an error. */
+const ERROR_BODY_BYTES = 256 * 1024;
 
 export interface AuthHeaders {
   authorization?: string;
@@ -27,6 +47,8 @@ export interface AuthProvider {
   prepare(gw: Gateway): Promise<AuthHeaders>;
   /** Called on 401 with the authorization that was rejected; true when the request should be retried once. */
   recover(gw: Gateway, rejected: string | undefined): Promise<boolean>;
+  /** Every secret value in use (tokens, rotated ones, cookie values): redacted by value from traces and errors. */
+  secretValues?(): Iterable<string>;
 }
 
 export interface RequestSpec {
@@ -43,6 +65,8 @@ export interface RequestSpec {
   timeoutMs?: number;
   /** Forward the user's cookies (default true; the refresh call sends none). */
   cookies?: boolean;
+  /** Largest decoded response body accepted (default 8 MiB); more is SVC_UPSTREAM_TOO_LARGE. */
+  maxBytes?: number;
   /** Extra request headers (e.g. `if-none-match`); they override the common ones of the same name. */
   headers?: Record<string, string>;
   /** Answer a 304 as a response (data null) instead of an error (conditional GETs). */
@@ -73,7 +97,12 @@ export interface GatewayOptions {
   auth?: AuthProvider;
   /** Receives human trace lines (stderr under --verbose). */
   trace?: (line: string) => void;
+  /** Per-attempt timeout (default 15 s; the CLI passes the validated SVC_HTTP_TIMEOUT_MS). */
   timeoutMs?: number;
+  /** Whole-run signal: once aborted, no request starts and running ones stop (the command's deadline). */
+  signal?: AbortSignal;
+  /** The deadline behind `signal`, for messages and for not sleeping past it. */
+  deadlineMs?: number;
 }
 
 function parseRetryAfter(value: string | null): number | undefined {
@@ -84,18 +113,86 @@ function parseRetryAfter(value: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Sleeps `ms`, or less when `signal` aborts first. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
 
-/** The `msg`/`message` of a JSON error body, redacted and shortened (no raw bodies in messages). */
+/** The `msg`/`message` of a JSON error body, shortened (no raw bodies in messages); redacted by the caller. */
 function upstreamMessage(text: string): string | undefined {
   try {
     const body = JSON.parse(text);
     const msg = body?.msg ?? body?.message ?? body?.error?.message;
-    return typeof msg === "string" && msg.trim() ? redactText(msg.trim()).slice(0, 200) : undefined;
+    return typeof msg === "string" && msg.trim() ? msg.trim() : undefined;
   } catch {
     return undefined;
   }
 }
+
+/** A mutation's body as a stream: Deno's fetch cannot clone it, so it can never re-send it by itself. */
+function onceBody(body: string | undefined): ReadableStream<Uint8Array> {
+  const bytes = body ? new TextEncoder().encode(body) : undefined;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (bytes?.length) controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
+
+/**
+ * Reads a body as a stream up to `cap` decoded bytes. `over` is true when there was more: reading then
+ * stops and the rest is cancelled, so a huge or decompression-bomb body never sits in memory.
+ */
+export async function readCapped(res: Response, cap: number): Promise<{ bytes: Uint8Array; over: boolean }> {
+  const declared = Number(res.headers.get("content-length") ?? NaN);
+  if (!res.headers.has("content-encoding") && declared > cap) {
+    await res.body?.cancel().catch(() => {});
+    return { bytes: new Uint8Array(0), over: true };
+  }
+  if (!res.body) return { bytes: new Uint8Array(0), over: false };
+  // Chunks are copied into one growing buffer as they come: a chunk may be a view of a larger backing
+  // store, and keeping thousands of them alive would cost many times the bytes they show.
+  let buf = new Uint8Array(Math.min(cap, declared > 0 ? declared : 64 * 1024));
+  let total = 0;
+  let over = false;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const take = Math.min(value.length, cap - total);
+    if (total + take > buf.length) {
+      const grown = new Uint8Array(Math.min(cap, Math.max(buf.length * 2, total + take)));
+      grown.set(buf.subarray(0, total));
+      buf = grown;
+    }
+    buf.set(value.subarray(0, take), total);
+    total += take;
+    if (take < value.length) {
+      over = true;
+      await reader.cancel().catch(() => {});
+      break;
+    }
+  }
+  return { bytes: buf.subarray(0, total), over };
+}
+
+function sizeLabel(bytes: number): string {
+  return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0
+    ? `${bytes / (1024 * 1024)} MiB`
+    : `${bytes} bytes`;
+}
+
+const withoutCredentials = (headers: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).filter(([k]) => k !== "authorization" && k !== "cookie"));
 
 /** Path segments of order-placement endpoints; svc never places orders (spec §1.2). */
 const PLACEMENT_SEGMENT = /^(purchase|purchases|order|orders|place-order|checkout-submit)$/i;
@@ -103,17 +200,38 @@ const PLACEMENT_SEGMENT = /^(purchase|purchases|order|orders|place-order|checkou
 /**
  * Defence in depth: refuses any write to a path with an order-placement segment. (Order-history
  * reads are GETs; the checkout preview is `pages/checkout`, which has no such segment.)
+ * With `redirect`, the path is a redirect hop the upstream chose: GETs are refused there too (only
+ * order-history reads may carry such a segment), and the refusal is an upstream error.
  */
-export function assertNotPlacement(spec: Pick<RequestSpec, "method" | "path">): void {
-  if (spec.method === "GET") return;
-  const path = spec.path.split("?")[0];
-  if (path.split("/").some((seg) => PLACEMENT_SEGMENT.test(seg))) {
-    throw new SvcError(
-      "SVC_INTERNAL",
-      `refusing to call a possible order-placement endpoint (${spec.method} ${path})`,
-    );
+export function assertNotPlacement(
+  spec: Pick<RequestSpec, "method" | "path">,
+  opts: { redirect?: boolean } = {},
+): void {
+  const path = spec.path.split(/[?#]/)[0];
+  const segments = path.split("/").map((seg) => {
+    try {
+      return decodeURIComponent(seg);
+    } catch {
+      return seg;
+    }
+  });
+  if (spec.method === "GET" && (!opts.redirect || segments.includes("order_history"))) return;
+  if (segments.some((seg) => PLACEMENT_SEGMENT.test(seg))) {
+    throw opts.redirect
+      ? new SvcError(
+        "SVC_UPSTREAM_ERROR",
+        `upstream redirected ${spec.method} to a possible order-placement endpoint (${path}); refused`,
+      )
+      : new SvcError(
+        "SVC_INTERNAL",
+        `refusing to call a possible order-placement endpoint (${spec.method} ${path})`,
+      );
   }
 }
+
+type Outcome =
+  | { kind: "http"; status: number; text: string; bytes: number; retryAfter?: number; headers: Headers }
+  | { kind: "network"; message: string };
 
 export class Gateway {
   readonly hosts: Hosts;
@@ -123,13 +241,26 @@ export class Gateway {
   private readonly clientId = crypto.randomUUID();
   private readonly traceLine?: (line: string) => void;
   private readonly timeoutMs: number;
+  private readonly signal?: AbortSignal;
+  private readonly deadlineMs?: number;
+  private readonly deadlineAt?: number;
+  private onceHttpClient?: Deno.HttpClient;
 
   constructor(opts: GatewayOptions) {
     this.hosts = opts.hosts;
     this.locale = opts.locale;
     this.auth = opts.auth;
     this.traceLine = opts.trace;
-    this.timeoutMs = opts.timeoutMs ?? (Number(Deno.env.get("SVC_HTTP_TIMEOUT_MS")) || DEFAULT_TIMEOUT_MS);
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.signal = opts.signal;
+    this.deadlineMs = opts.deadlineMs;
+    if (opts.deadlineMs !== undefined) this.deadlineAt = performance.now() + opts.deadlineMs;
+  }
+
+  /** Releases the mutation client (idempotent). */
+  close(): void {
+    this.onceHttpClient?.close();
+    this.onceHttpClient = undefined;
   }
 
   url(spec: Pick<RequestSpec, "host" | "path" | "query">): string {
@@ -138,6 +269,30 @@ export class Gateway {
       if (v !== undefined) url.searchParams.set(k, String(v));
     }
     return url.toString();
+  }
+
+  /** Pattern redaction plus the session's exact secret values (for URLs, traces, details). */
+  redact(text: string): string {
+    return redactValues(redact(text), this.secretForms());
+  }
+
+  /** As `redact`, plus long opaque token-like runs (for free text from upstream). */
+  redactText(text: string): string {
+    return redactValues(redactText(text), this.secretForms());
+  }
+
+  private secretForms(): string[] {
+    return secretForms(this.auth?.secretValues?.() ?? []);
+  }
+
+  private trace(line: string): void {
+    this.traceLine?.(redactValues(line, this.secretForms()));
+  }
+
+  /** A non-pooled client for mutations: a fresh connection each time, never a stale pooled one. */
+  private onceClient(): Deno.HttpClient {
+    this.onceHttpClient ??= Deno.createHttpClient({ poolMaxIdlePerHost: 0 });
+    return this.onceHttpClient;
   }
 
   private baseHeaders(): Record<string, string> {
@@ -150,6 +305,29 @@ export class Gateway {
       "w-wolt-session-id": "no-analytics-consent",
       "x-wolt-web-clientid": this.clientId,
     };
+  }
+
+  /** The error for a run whose signal fired: the deadline, or whatever the runtime aborted with. */
+  private stopped(spec: RequestSpec): SvcError {
+    const reason = this.signal?.reason;
+    if (reason instanceof SvcError) return reason;
+    if (reason instanceof DOMException && reason.name === "TimeoutError") {
+      return new SvcError(
+        "SVC_UPSTREAM_TEMPORARY",
+        `the command's deadline of ${this.deadlineMs ?? "?"} ms passed (at ${spec.method} ${spec.path})`,
+        {
+          hint: "the upstream is slow or not answering; try again later (SVC_DEADLINE_MS sets the deadline)",
+          retry: { retryable: true },
+          details: { deadline_ms: this.deadlineMs },
+        },
+      );
+    }
+    return new SvcError("SVC_INTERRUPTED", "interrupted");
+  }
+
+  /** Milliseconds left before the deadline (Infinity without one). */
+  private remainingMs(): number {
+    return this.deadlineAt === undefined ? Infinity : this.deadlineAt - performance.now();
   }
 
   async request<T = unknown>(spec: RequestSpec): Promise<GatewayResponse<T>> {
@@ -165,6 +343,7 @@ export class Gateway {
     let anonymous = !useAuth;
     let refreshedOnce = false;
     for (let attempt = 1;; attempt++) {
+      if (this.signal?.aborted) throw this.stopped(spec);
       const headers = { ...this.baseHeaders(), ...spec.headers };
       let sentAuth: string | undefined;
       if (!anonymous && this.auth) {
@@ -181,15 +360,18 @@ export class Gateway {
         body = new URLSearchParams(spec.form).toString();
         headers["content-type"] = "application/x-www-form-urlencoded";
       }
-      const outcome = await this.send(spec.method, url, headers, body, spec.timeoutMs, attempt);
+      const once = !retry && spec.method !== "GET";
+      const outcome = await this.send(spec, url, headers, body, attempt, once);
       if (outcome.kind === "network") {
-        if (retry && attempt < MAX_ATTEMPTS) {
-          await this.backoff(attempt, undefined, "network error");
+        if (retry && attempt < MAX_ATTEMPTS && await this.backoff(attempt, undefined, "network error")) {
           continue;
         }
         throw new SvcError("SVC_UPSTREAM_TEMPORARY", `${outcome.message} (${spec.method} ${spec.path})`, {
-          details: { method: spec.method, url: redact(url) },
+          details: { method: spec.method, url: this.redact(url) },
           retry: { retryable: true },
+          ...(once
+            ? { hint: "svc never re-sends a change: check with a read whether it landed before trying again" }
+            : {}),
         });
       }
       const { status, text, retryAfter } = outcome;
@@ -218,8 +400,10 @@ export class Gateway {
         });
       }
       if (retry && RETRY_STATUSES.has(status) && attempt < MAX_ATTEMPTS) {
-        if (retryAfter === undefined || retryAfter <= MAX_RETRY_WAIT_MS) {
-          await this.backoff(attempt, retryAfter, `status ${status}`);
+        if (
+          (retryAfter === undefined || retryAfter <= MAX_RETRY_WAIT_MS) &&
+          await this.backoff(attempt, retryAfter, `status ${status}`)
+        ) {
           continue;
         }
       }
@@ -238,63 +422,155 @@ export class Gateway {
     }
   }
 
+  /**
+   * One attempt: the request, the redirects a GET may follow, and the capped body. `once` marks a
+   * mutation: streamed body on the non-pooled client, so it reaches the upstream at most once.
+   */
   private async send(
-    method: string,
+    spec: RequestSpec,
     url: string,
     headers: Record<string, string>,
     body: string | undefined,
-    timeoutMs: number | undefined,
     attempt: number,
-  ): Promise<
-    | { kind: "http"; status: number; text: string; bytes: number; retryAfter?: number; headers: Headers }
-    | { kind: "network"; message: string }
-  > {
-    const started = performance.now();
-    const shownUrl = redact(url);
-    this.traceLine?.(`[http] -> ${method} ${shownUrl}${body ? ` body_bytes=${body.length}` : ""}`);
-    const entry: TraceEntry = { method, url: shownUrl, status: null, duration_ms: 0, bytes: 0, attempt };
-    this.traceEntries.push(entry);
-    try {
-      const res = await fetch(url, {
-        method,
-        headers,
-        body,
-        signal: AbortSignal.timeout(timeoutMs ?? this.timeoutMs),
-      });
-      const bytes = new Uint8Array(await res.arrayBuffer());
-      const text = new TextDecoder().decode(bytes);
-      entry.status = res.status;
-      entry.bytes = bytes.length;
-      entry.duration_ms = Math.round(performance.now() - started);
-      this.traceLine?.(
-        `[http] <- ${method} ${shownUrl} status=${res.status} duration=${entry.duration_ms}ms bytes=${bytes.length}`,
-      );
-      return {
-        kind: "http",
-        status: res.status,
-        text,
-        bytes: bytes.length,
-        retryAfter: parseRetryAfter(res.headers.get("retry-after")),
-        headers: res.headers,
-      };
-    } catch (e) {
-      entry.duration_ms = Math.round(performance.now() - started);
-      const timedOut = e instanceof DOMException && (e.name === "TimeoutError" || e.name === "AbortError");
-      const message = timedOut
-        ? `upstream timed out after ${timeoutMs ?? this.timeoutMs} ms`
-        : "upstream unreachable";
-      entry.error = timedOut ? "timeout" : (e instanceof Error ? e.name : "error");
-      this.traceLine?.(
-        `[http] <- ${method} ${shownUrl} error=${entry.error} duration=${entry.duration_ms}ms`,
-      );
-      return { kind: "network", message };
+    once: boolean,
+  ): Promise<Outcome> {
+    const { method } = spec;
+    const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
+    const cap = spec.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = this.signal ? AbortSignal.any([timeout, this.signal]) : timeout;
+    const bodyBytes = body === undefined ? 0 : new TextEncoder().encode(body).length;
+    let current = url;
+    let sendHeaders = headers;
+    for (let hop = 0;; hop++) {
+      const started = performance.now();
+      const shownUrl = this.redact(current);
+      this.trace(`[http] -> ${method} ${shownUrl}${body ? ` body_bytes=${bodyBytes}` : ""}`);
+      const entry: TraceEntry = { method, url: shownUrl, status: null, duration_ms: 0, bytes: 0, attempt };
+      this.traceEntries.push(entry);
+      const took = () => (entry.duration_ms = Math.round(performance.now() - started));
+      try {
+        const init: RequestInit & { client?: Deno.HttpClient } = {
+          method,
+          headers: sendHeaders,
+          body: once ? onceBody(body) : body,
+          redirect: "manual",
+          signal,
+        };
+        if (once) init.client = this.onceClient();
+        const res = await fetch(current, init);
+        entry.status = res.status;
+        if (REDIRECT_STATUSES.has(res.status) && res.headers.has("location")) {
+          await res.body?.cancel().catch(() => {});
+          const next = this.followable(spec, current, res.status, res.headers.get("location")!, hop, took);
+          if (next.origin !== new URL(current).origin) sendHeaders = withoutCredentials(sendHeaders);
+          current = next.href;
+          continue;
+        }
+        const ok = res.status >= 200 && res.status < 300;
+        const { bytes, over } = await readCapped(res, ok ? cap : Math.min(cap, ERROR_BODY_BYTES));
+        entry.bytes = bytes.length;
+        took();
+        if (over && ok) {
+          entry.error = "too_large";
+          this.trace(`[http] <- ${method} ${shownUrl} status=${res.status} error=too_large limit=${cap}`);
+          throw new SvcError(
+            "SVC_UPSTREAM_TOO_LARGE",
+            `upstream sent more than ${sizeLabel(cap)} for ${method} ${spec.path}; svc stopped reading`,
+            {
+              details: { status: res.status, method, url: shownUrl, limit_bytes: cap },
+              ...(once
+                ? { hint: "the change itself may have been applied upstream; check before retrying" }
+                : {}),
+            },
+          );
+        }
+        this.trace(
+          `[http] <- ${method} ${shownUrl} status=${res.status} duration=${entry.duration_ms}ms bytes=${bytes.length}`,
+        );
+        return {
+          kind: "http",
+          status: res.status,
+          text: new TextDecoder().decode(bytes),
+          bytes: bytes.length,
+          retryAfter: parseRetryAfter(res.headers.get("retry-after")),
+          headers: res.headers,
+        };
+      } catch (e) {
+        if (e instanceof SvcError) throw e;
+        took();
+        if (this.signal?.aborted) {
+          entry.error = "deadline";
+          this.trace(`[http] <- ${method} ${shownUrl} error=deadline duration=${entry.duration_ms}ms`);
+          throw this.stopped(spec);
+        }
+        const timedOut = e instanceof DOMException && (e.name === "TimeoutError" || e.name === "AbortError");
+        const message = timedOut ? `upstream timed out after ${timeoutMs} ms` : "upstream unreachable";
+        entry.error = timedOut ? "timeout" : (e instanceof Error ? e.name : "error");
+        this.trace(`[http] <- ${method} ${shownUrl} error=${entry.error} duration=${entry.duration_ms}ms`);
+        return { kind: "network", message };
+      }
     }
   }
 
-  private async backoff(attempt: number, retryAfter: number | undefined, why: string): Promise<void> {
+  /** The next hop of a redirect, or an SvcError: writes never follow, hops are bounded and guarded. */
+  private followable(
+    spec: RequestSpec,
+    current: string,
+    status: number,
+    location: string,
+    hop: number,
+    took: () => void,
+  ): URL {
+    took();
+    let next: URL | undefined;
+    try {
+      next = new URL(location, current);
+    } catch { /* reported below */ }
+    const shownFrom = this.redact(current);
+    const shownTo = next ? this.redact(next.href) : "(not a URL)";
+    this.trace(`[http] <- ${spec.method} ${shownFrom} status=${status} location=${shownTo}`);
+    const details = { status, method: spec.method, url: shownFrom, location: shownTo };
+    if (spec.method !== "GET") {
+      throw new SvcError(
+        "SVC_UPSTREAM_ERROR",
+        `upstream redirected ${spec.method} ${spec.path} (${status}); svc never follows a redirect of a write, so it was not sent again`,
+        { details, hint: "check the result with a read command before trying again" },
+      );
+    }
+    if (!next || (next.protocol !== "http:" && next.protocol !== "https:")) {
+      throw new SvcError(
+        "SVC_UPSTREAM_INVALID_RESPONSE",
+        `upstream redirected ${spec.method} ${spec.path} to an invalid location`,
+        { details },
+      );
+    }
+    if (hop + 1 > MAX_REDIRECTS) {
+      throw new SvcError(
+        "SVC_UPSTREAM_ERROR",
+        `upstream redirected ${spec.method} ${spec.path} more than ${MAX_REDIRECTS} times`,
+        { details },
+      );
+    }
+    try {
+      assertNotPlacement({ method: spec.method, path: next.pathname }, { redirect: true });
+    } catch (e) {
+      if (e instanceof SvcError) throw new SvcError(e.code, this.redact(e.message), { details });
+      throw e;
+    }
+    return next;
+  }
+
+  /** Waits before a retry; false (no wait) when the wait would outlast the deadline. */
+  private async backoff(attempt: number, retryAfter: number | undefined, why: string): Promise<boolean> {
     const wait = retryAfter ?? Math.round(200 * 2 ** (attempt - 1) + Math.random() * 100);
-    this.traceLine?.(`[http] retry ${attempt}/${MAX_ATTEMPTS - 1} in ${wait}ms (${why})`);
-    await sleep(wait);
+    if (wait >= this.remainingMs()) {
+      this.trace(`[http] no retry: waiting ${wait}ms would pass the deadline (${why})`);
+      return false;
+    }
+    this.trace(`[http] retry ${attempt}/${MAX_ATTEMPTS - 1} in ${wait}ms (${why})`);
+    await sleep(wait, this.signal);
+    return true;
   }
 
   private decode<T>(spec: RequestSpec, url: string, status: number, text: string): T {
@@ -325,8 +601,8 @@ export class Gateway {
     status: number,
     text: string,
   ): Record<string, unknown> {
-    const preview = redactText(text.replace(/\s+/g, " ").trim()).slice(0, 800);
-    return { status, method: spec.method, url: redact(url), body_preview: preview };
+    const preview = this.redactText(text.replace(/\s+/g, " ").trim()).slice(0, 800);
+    return { status, method: spec.method, url: this.redact(url), body_preview: preview };
   }
 
   private statusError(
@@ -382,7 +658,8 @@ export class Gateway {
         },
       );
     }
-    const said = upstreamMessage(text);
+    const message = upstreamMessage(text);
+    const said = message === undefined ? undefined : this.redactText(message).slice(0, 200);
     return new SvcError(
       "SVC_UPSTREAM_ERROR",
       `upstream answered ${status} for ${where}${said ? `: ${said}` : ""}`,

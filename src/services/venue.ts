@@ -5,6 +5,7 @@
  */
 
 import { SvcError } from "../core/errors.ts";
+import { WHOLE_MENU_MAX_BYTES } from "../gateway/client.ts";
 import { type Money, money } from "../core/money.ts";
 import type { VenueRef } from "../core/refs.ts";
 import { arr, bool, isObj, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
@@ -459,6 +460,7 @@ export async function assortmentRoot(ctx: ServiceContext, slug: string): Promise
     path: assortmentPath(slug),
     query: { language: language(ctx.locale) },
     auth: "optional",
+    maxBytes: WHOLE_MENU_MAX_BYTES, // a restaurant's whole menu: the largest page svc reads
   });
   const root = obj(data);
   if (!root) {

@@ -1035,7 +1035,10 @@ const ROWS: Row[] = [
     plus: null,
   }],
   ["Lemmikkitori Vallila", "Vallila", "pet", "pets", "Food and toys for cats and dogs", { line: "retail" }],
-  ["Koekeittiö", "Kamppi", "testkitchen", "cafe,bakery", "Cakes, pies and bowls", { isNew: true, plus: false }],
+  ["Koekeittiö", "Kamppi", "testkitchen", "cafe,bakery", "Cakes, pies and bowls", {
+    isNew: true,
+    plus: false,
+  }],
 ];
 
 function buildVenue([name, area, menuKey, tags, tagline, extra = {}]: Row, index: number): Venue {
