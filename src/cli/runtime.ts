@@ -42,6 +42,11 @@ export class Runtime {
   readonly opts: Record<string, unknown>;
   readonly warnings: string[] = [];
   readonly paths: Paths;
+  /**
+   * Set by commands that may legitimately run for minutes (`stats` syncing a long history, servers):
+   * their calls keep per-request timeouts but no whole-command deadline unless SVC_DEADLINE_MS is set.
+   */
+  openEnded = false;
   /** The validated --address / --lat+--lon override of a location-aware command. */
   location: LocationOverride = {};
   private hosts?: Hosts;
@@ -150,15 +155,16 @@ export class Runtime {
   async getGateway(): Promise<Gateway> {
     if (this.gateway) return this.gateway;
     // Validated before any call (SVC_INVALID_ARGUMENT); the deadline bounds every call of this run.
-    const { timeoutMs, deadlineMs } = networkLimitsFromEnv();
+    // Open-ended commands (a long history sync, a server) get one only when SVC_DEADLINE_MS is set.
+    const { timeoutMs, deadlineMs, deadlineSet } = networkLimitsFromEnv();
+    const bounded = !this.openEnded || deadlineSet;
     this.gateway = new Gateway({
       hosts: this.hosts ?? hostsFromEnv(),
       locale: this.globals.locale,
       auth: await this.getSession(),
       trace: this.globals.verbose ? (l) => console.error(l) : undefined,
       timeoutMs,
-      signal: AbortSignal.timeout(deadlineMs),
-      deadlineMs,
+      ...(bounded ? { signal: AbortSignal.timeout(deadlineMs), deadlineMs } : {}),
     });
     return this.gateway;
   }

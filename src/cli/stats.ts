@@ -123,6 +123,7 @@ function syncRows(s: SyncResult | { performed: false }): Record<string, string |
 }
 
 async function dashboard(rt: Runtime): Promise<void> {
+  rt.openEnded = true; // a long history sync, then a server: no whole-command deadline
   const noSync = rt.opts.sync === false;
   const port = rt.opts.port === undefined ? 5173 : parseIntFlag("port", rt.opts.port, 1, 65535);
   const pin = typeof rt.opts.bundleVersion === "string" ? rt.opts.bundleVersion.trim() : undefined;
@@ -213,6 +214,7 @@ async function dashboard(rt: Runtime): Promise<void> {
 }
 
 async function syncOnly(rt: Runtime): Promise<void> {
+  rt.openEnded = true; // a long history sync: no whole-command deadline
   await rt.requireSession();
   const dir = statsDir(rt);
   const { Progress } = await import("../output/progress.ts");

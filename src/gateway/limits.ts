@@ -16,6 +16,8 @@ export const MAX_DEADLINE_MS = 3_600_000;
 export interface NetworkLimits {
   timeoutMs: number;
   deadlineMs: number;
+  /** Whether SVC_DEADLINE_MS was set (open-ended commands apply a deadline only then). */
+  deadlineSet: boolean;
 }
 
 function parseMs(name: string, raw: string | undefined, fallback: number, max: number): number {
@@ -39,5 +41,6 @@ export function networkLimitsFromEnv(
   return {
     timeoutMs: parseMs("SVC_HTTP_TIMEOUT_MS", get("SVC_HTTP_TIMEOUT_MS"), DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS),
     deadlineMs: parseMs("SVC_DEADLINE_MS", get("SVC_DEADLINE_MS"), DEFAULT_DEADLINE_MS, MAX_DEADLINE_MS),
+    deadlineSet: (get("SVC_DEADLINE_MS") ?? "").trim() !== "",
   };
 }
