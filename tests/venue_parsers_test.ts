@@ -7,10 +7,10 @@ import {
   filterItems,
   itemDetailOf,
   ItemParser,
-  mapPool,
   type MenuItem,
   optionDefs,
   sortItems,
+  TaskPool,
 } from "../src/services/menu.ts";
 import {
   categoryRow,
@@ -538,40 +538,39 @@ Deno.test("item detail: root item shape, option definitions, missing item", () =
   assert.deepEqual([flat?.id, flat?.url, flat?.currency, flat?.options], ["x1", null, null, []]);
 });
 
-Deno.test("mapPool bounds concurrency, keeps order and stops after a fatal error", async () => {
+Deno.test("TaskPool bounds concurrency, runs follow-up tasks first, and stops after a fatal error", async () => {
   let active = 0, peak = 0;
-  const results = await mapPool([1, 2, 3, 4, 5, 6, 7, 8, 9], 4, async (n) => {
+  const order: string[] = [];
+  const pool = new TaskPool(3);
+  const work = (name: string, more?: () => void) => async () => {
     active++;
     peak = Math.max(peak, active);
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 2));
+    order.push(name);
     active--;
-    if (n === 3) throw new SvcError("SVC_UPSTREAM_TEMPORARY", "boom");
-    return n * 2;
-  });
-  assert.equal(peak, 4);
-  assert.deepEqual(results.map((r) => r.status === "fulfilled" ? r.value : "x"), [
-    2,
-    4,
-    "x",
-    8,
-    10,
-    12,
-    14,
-    16,
-    18,
-  ]);
+    more?.();
+  };
+  // Each "category" schedules its "batch" ahead of the categories still waiting.
+  for (const c of ["c1", "c2", "c3", "c4", "c5", "c6"]) {
+    pool.add(work(c, () => pool.add(work(`b-${c}`), true)));
+  }
+  await pool.done();
+  assert.equal(peak, 3);
+  assert.equal(order.length, 12);
+  assert.ok(order.indexOf("b-c1") < order.indexOf("c6"), `batches run before later categories: ${order}`);
+
   let started = 0;
-  await assert.rejects(
-    mapPool([1, 2, 3, 4, 5, 6, 7, 8], 2, async (n) => {
+  const failing = new TaskPool(2, () => true);
+  for (let n = 0; n < 8; n++) {
+    failing.add(async () => {
       started++;
       await Promise.resolve();
-      if (n === 1) throw new Error("fatal");
-      return n;
-    }, () => true),
-    /fatal/,
-  );
+      if (n === 0) throw new Error("fatal");
+    });
+  }
+  await assert.rejects(failing.done(), /fatal/);
   assert.ok(started < 8, `stopped early (${started} started)`);
-  assert.deepEqual(await mapPool([], 4, () => Promise.resolve(1)), []);
+  await new TaskPool(4).done(); // nothing to do
 });
 
 Deno.test("flag parsers: paging, --include, menu flags, item arguments, --timezone", () => {

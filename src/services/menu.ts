@@ -29,8 +29,8 @@ import { type PageInfo, paginate, type Paging } from "./paging.ts";
 
 /** Upper bound of ids per `assortment/items` request. */
 export const ITEM_BATCH_SIZE = 80;
-/** Upstream requests in flight at once while loading categories and item batches. */
-export const LOAD_CONCURRENCY = 4;
+/** Upstream requests in flight at once while loading categories and item batches (one shared pool). */
+export const LOAD_CONCURRENCY = 8;
 
 // ---------------------------------------------------------------------------------------------
 // Shapes
@@ -346,29 +346,48 @@ export function sortItems(items: MenuItem[], sort: MenuSort, locale: string): Me
 // ---------------------------------------------------------------------------------------------
 // Loading
 
-/** Runs `fn` over `list` with at most `limit` in flight; stops starting new work after a fatal error. */
-export async function mapPool<T, R>(
-  list: T[],
-  limit: number,
-  fn: (t: T, i: number) => Promise<R>,
-  fatal: (e: unknown) => boolean = () => false,
-): Promise<PromiseSettledResult<R>[]> {
-  const results: PromiseSettledResult<R>[] = new Array(list.length);
-  let next = 0, stop: unknown;
-  const worker = async () => {
-    while (next < list.length && stop === undefined) {
-      const i = next++;
-      try {
-        results[i] = { status: "fulfilled", value: await fn(list[i], i) };
-      } catch (e) {
-        results[i] = { status: "rejected", reason: e };
-        if (fatal(e)) stop = e;
-      }
+/**
+ * A bounded pool of upstream work whose tasks may add more tasks (a category's response schedules
+ * its item batches at once). At most `limit` run at a time; after a fatal error no new task starts
+ * and done() rejects with it.
+ */
+export class TaskPool {
+  #queue: Array<() => Promise<void>> = [];
+  #running = 0;
+  #stop: { error: unknown } | undefined;
+  #idle: Array<() => void> = [];
+  constructor(readonly limit: number, private readonly fatal: (e: unknown) => boolean = () => true) {}
+
+  /** Queues a task; `first` puts it ahead of the waiting ones (follow-up work of a finished task). */
+  add(task: () => Promise<void>, first = false): void {
+    if (first) this.#queue.unshift(task);
+    else this.#queue.push(task);
+    this.#pump();
+  }
+
+  #pump(): void {
+    while (this.#running < this.limit && this.#queue.length && !this.#stop) {
+      const task = this.#queue.shift()!;
+      this.#running++;
+      task().catch((e) => {
+        if (this.fatal(e)) this.#stop ??= { error: e };
+      }).finally(() => {
+        this.#running--;
+        this.#pump();
+        if (!this.#running && (!this.#queue.length || this.#stop)) {
+          for (const wake of this.#idle.splice(0)) wake();
+        }
+      });
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, list.length) }, worker));
-  if (stop !== undefined) throw stop;
-  return results;
+  }
+
+  /** Resolves when every task (and every task they added) has finished. */
+  async done(): Promise<void> {
+    if (this.#running || (this.#queue.length && !this.#stop)) {
+      await new Promise<void>((resolve) => this.#idle.push(resolve));
+    }
+    if (this.#stop) throw this.#stop.error;
+  }
 }
 
 /** Errors that end the command instead of degrading the result to "partial". */
@@ -445,32 +464,6 @@ function describe(e: unknown): string {
   return e instanceof SvcError ? `${e.message} [${e.code}]` : String(e);
 }
 
-/** POST `assortment/items` for `ids` in batches, `LOAD_CONCURRENCY` at a time. */
-async function hydrate(ctx: ServiceContext, slug: string, ids: string[], into: Loaded): Promise<void> {
-  const batches: string[][] = [];
-  for (let i = 0; i < ids.length; i += ITEM_BATCH_SIZE) batches.push(ids.slice(i, i + ITEM_BATCH_SIZE));
-  const results = await mapPool(batches, LOAD_CONCURRENCY, async (batch) => {
-    const { data } = await ctx.gw.request({
-      host: "consumer_api",
-      method: "POST",
-      path: `${assortmentPath(slug)}/items`,
-      query: { language: language(ctx.locale) },
-      json: { item_ids: batch },
-      auth: "optional",
-      retry: true, // a read, not a mutation
-    });
-    return obj(data);
-  }, fatal);
-  results.forEach((r, i) => {
-    if (r.status === "fulfilled") {
-      addItems(into, r.value?.items, r.value?.options);
-    } else {
-      into.failures.push(`items batch ${i + 1}/${batches.length}: ${describe(r.reason)}`);
-      into.firstError ??= r.reason;
-    }
-  });
-}
-
 /** GET one category; returns its tree and whatever items it carried. */
 async function fetchCategory(ctx: ServiceContext, slug: string, category: string) {
   const { data } = await ctx.gw.request({
@@ -486,30 +479,81 @@ async function fetchCategory(ctx: ServiceContext, slug: string, category: string
   return { tree: parseCategoryTree(list, ctx.warn), items: body.items, options: body.options };
 }
 
-/** Loads `categories` (GET each, bounded), then hydrates the ids their responses did not carry. */
+/** Every item id a category tree lists, in listing order. */
+function listedIds(tree: CategoryNode[]): string[] {
+  return tree.flatMap((c) => [...(c.item_ids ?? []), ...listedIds(c.children)]);
+}
+
+/**
+ * Loads `categories` and their items through one bounded pool: each category's response schedules
+ * batches (of ITEM_BATCH_SIZE) for the ids it did not carry at once, so item batches run while other
+ * categories are still loading. Failures degrade to "partial"; fatal errors end the command.
+ */
 async function loadCategories(
   ctx: ServiceContext,
   slug: string,
   categories: string[],
   into: Loaded,
 ): Promise<CategoryNode[]> {
-  const results = await mapPool(categories, LOAD_CONCURRENCY, (c) => fetchCategory(ctx, slug, c), fatal);
-  const trees: CategoryNode[] = [];
-  results.forEach((r, i) => {
-    if (r.status === "rejected") {
-      into.failures.push(`category ${categories[i]}: ${describe(r.reason)}`);
-      into.firstError ??= r.reason;
-      return;
+  const pool = new TaskPool(LOAD_CONCURRENCY, fatal);
+  const trees: CategoryNode[][] = new Array(categories.length);
+  const requested = new Set<string>();
+  let batches = 0;
+  const fail = (what: string, e: unknown) => {
+    if (fatal(e)) throw e;
+    into.failures.push(`${what}: ${describe(e)}`);
+    into.firstError ??= e;
+  };
+  const batch = (ids: string[]) => {
+    const n = ++batches;
+    pool.add(async () => {
+      try {
+        const { data } = await ctx.gw.request({
+          host: "consumer_api",
+          method: "POST",
+          path: `${assortmentPath(slug)}/items`,
+          query: { language: language(ctx.locale) },
+          json: { item_ids: ids },
+          auth: "optional",
+          retry: true, // a read, not a mutation
+        });
+        addItems(into, obj(data)?.items, obj(data)?.options);
+      } catch (e) {
+        fail(`items batch ${n}`, e);
+      }
+    }, true);
+  };
+  // Ids wait here until they fill a batch; the last category's answer flushes the rest.
+  let waiting: string[] = [];
+  let categoriesLeft = categories.length;
+  const flush = (all: boolean) => {
+    while (waiting.length >= ITEM_BATCH_SIZE || (all && waiting.length)) {
+      batch(waiting.slice(0, ITEM_BATCH_SIZE));
+      waiting = waiting.slice(ITEM_BATCH_SIZE);
     }
-    trees.push(...r.value.tree);
-    indexTree(r.value.tree, into);
-    addItems(into, r.value.items, r.value.options);
-  });
-  const have = new Set(into.raw.map((i) => str(i.id)));
-  const wanted = into.order.filter((id) => !have.has(id));
-  if (wanted.length) await hydrate(ctx, slug, wanted, into);
+  };
+  categories.forEach((category, i) =>
+    pool.add(async () => {
+      try {
+        const got = await fetchCategory(ctx, slug, category);
+        trees[i] = got.tree;
+        addItems(into, got.items, got.options);
+        const carried = new Set(arr(got.items).map((it) => str(obj(it)?.id)));
+        const ids = listedIds(got.tree).filter((id) => !carried.has(id) && !requested.has(id));
+        for (const id of ids) requested.add(id);
+        waiting.push(...ids);
+      } catch (e) {
+        fail(`category ${category}`, e);
+      } finally {
+        flush(--categoriesLeft === 0);
+      }
+    })
+  );
+  await pool.done();
+  // Listing order (recommended order) follows the categories as asked, whatever finished first.
+  for (const tree of trees) if (tree) indexTree(tree, into);
   into.missing = countMissing(into);
-  return trees;
+  return trees.filter(Boolean).flat();
 }
 
 /** Orders raw items: category order first, then any others in payload order; duplicates dropped. */
