@@ -14,6 +14,35 @@ export interface LocationOverride {
   lon?: number;
 }
 
+function usage(message: string): SvcError {
+  return new SvcError("SVC_INVALID_ARGUMENT", message);
+}
+
+function coordinate(name: string, raw: unknown, limit: number): number {
+  const text = String(raw).trim();
+  const n = Number(text);
+  if (text === "" || !Number.isFinite(n) || Math.abs(n) > limit) {
+    throw usage(`invalid --${name} "${raw}": expected a number between -${limit} and ${limit}`);
+  }
+  return n;
+}
+
+/**
+ * Spec §7 rule 1, for every caller (CLI flags, MCP tool inputs): --address excludes --lat/--lon;
+ * --lat and --lon come together; coordinates are in range; an address is not empty.
+ */
+export function locationOverride(raw: { address?: unknown; lat?: unknown; lon?: unknown }): LocationOverride {
+  const hasLat = raw.lat !== undefined, hasLon = raw.lon !== undefined;
+  const address = typeof raw.address === "string" ? raw.address.trim() : undefined;
+  if (address !== undefined && (hasLat || hasLon)) {
+    throw usage("--address cannot be combined with --lat/--lon");
+  }
+  if (hasLat !== hasLon) throw usage("--lat and --lon must be given together");
+  if (address !== undefined && !address) throw usage("--address must not be empty");
+  if (hasLat) return { lat: coordinate("lat", raw.lat, 90), lon: coordinate("lon", raw.lon, 180) };
+  return address ? { address } : {};
+}
+
 export interface ResolvedLocation {
   lat: number;
   lon: number;
