@@ -62,10 +62,11 @@ export async function callTool(
   const parsed = t.input.safeParse(args ?? {});
   if (!parsed.success) return errorResult(invalidArguments(parsed.error), opts);
   const started = performance.now();
+  let call: CallContext | undefined;
+  const warnings = () => (call?.warnings ?? []).map((w) => forTools(w, settings.hosts));
   try {
-    const call = await CallContext.open(settings);
+    call = await CallContext.open(settings);
     const out = await t.run(parsed.data as Record<string, unknown>, call);
-    const warnings = call.warnings.map((w) => forTools(w, settings.hosts));
     const checked = t.output.safeParse(out.data);
     if (!checked.success) {
       console.error(
@@ -75,21 +76,25 @@ export async function callTool(
     }
     const structured = checked.data as Record<string, unknown>;
     if (settings.verbose) console.error(`[mcp] ${t.name} ${Math.round(performance.now() - started)}ms`);
-    if (out.error) return errorResult(out.error, { ...opts, structured, warnings });
-    const note = warnings.length ? ` Warnings: ${warnings.join("; ")}.` : "";
+    if (out.error) return errorResult(out.error, { ...opts, structured, warnings: warnings() });
+    const notes = warnings();
     return {
       content: [
-        { type: "text", text: forTools(out.summary, settings.hosts) + note },
+        {
+          type: "text",
+          text: forTools(out.summary, settings.hosts) +
+            (notes.length ? ` Warnings: ${notes.join("; ")}.` : ""),
+        },
         { type: "text", text: JSON.stringify(structured) },
       ],
       structuredContent: structured,
-      ...(warnings.length ? { _meta: { warnings } } : {}),
+      ...(notes.length ? { _meta: { warnings: notes } } : {}),
     };
   } catch (e) {
     const err = toSvcError(e);
     if (err.code === "SVC_INTERNAL") console.error(`svc mcp: ${t.name} failed: ${err.message}`);
     if (settings.verbose) console.error(`[mcp] ${t.name} ${err.code}`);
-    return errorResult(err, opts);
+    return errorResult(err, { ...opts, warnings: warnings() });
   }
 }
 

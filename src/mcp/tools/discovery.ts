@@ -105,9 +105,9 @@ const venuesTool = tool({
     });
     return {
       data: { ...data },
-      summary: `${data.count} of ${data.total} venue(s): ${
-        data.venues.map((v) => v.slug ?? v.name).join(", ")
-      }`,
+      summary: data.count
+        ? `${data.count} of ${data.total} venue(s): ${data.venues.map((v) => v.slug ?? v.name).join(", ")}`
+        : `no venues (${data.total} match)`,
     };
   },
 });
