@@ -111,10 +111,10 @@ export function errorResult(
   const retry = meta.retryable
     ? ` Retryable${meta.retry_after_ms !== null ? ` after ${meta.retry_after_ms} ms` : ""}.`
     : "";
-  const content: ToolErrorResult["content"] = [{
-    type: "text",
-    text: `${message} [${meta.code}].${hint}${retry}`,
-  }];
+  const notes = opts.warnings?.length ? ` Warnings: ${opts.warnings.join("; ")}.` : "";
+  const content: ToolErrorResult["content"] = [
+    { type: "text", text: `${message} [${meta.code}].${hint}${retry}${notes}` },
+  ];
   if (opts.structured) content.push({ type: "text", text: JSON.stringify(opts.structured) });
   return {
     content,
