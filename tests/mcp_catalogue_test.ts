@@ -137,6 +137,10 @@ Deno.test("stdout carries nothing but protocol; tools/list matches the lock-list
     assert.equal(data.tools_list_chars, size);
     assert.equal(data.count, listed.tools.length);
     assert.deepEqual(data.tools.map((t) => t.name), listed.tools.map((t) => t.name));
+    // The README states the figure.
+    const readme = await Deno.readTextFile(join(ROOT, "README.md"));
+    const stated = readme.match(/whole `tools\/list` answer is ([\d,]+) characters/)?.[1];
+    assert.equal(Number(stated?.replace(/,/g, "")), size, "README's tools/list figure");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -52,6 +52,11 @@ function invalidArguments(error: z.ZodError): SvcError {
   );
 }
 
+function withNotes(summary: string, notes: string[]): string {
+  if (!notes.length) return summary;
+  return `${summary}${/[.!?]$/.test(summary) ? "" : "."} Warnings: ${notes.join("; ")}.`;
+}
+
 /** Runs one tool call to a result; never throws for anything the tool or its input does. */
 export async function callTool(
   settings: McpSettings,
@@ -80,11 +85,7 @@ export async function callTool(
     const notes = warnings();
     return {
       content: [
-        {
-          type: "text",
-          text: forTools(out.summary, settings.hosts) +
-            (notes.length ? ` Warnings: ${notes.join("; ")}.` : ""),
-        },
+        { type: "text", text: withNotes(forTools(out.summary, settings.hosts), notes) },
         { type: "text", text: JSON.stringify(structured) },
       ],
       structuredContent: structured,
