@@ -23,12 +23,11 @@ const isEmpty = (v: unknown) => !!v && typeof v === "object" && !Array.isArray(v
 
 /**
  * Drops what carries little information for a client: `$schema`, the implicit safe-integer bounds,
- * `propertyNames: {type: string}`, `minLength: 1` (the server trims and refuses empty texts) and
- * `default: false` of flags; a nullable simple type becomes `type: [t, "null"]`. Output
- * schemas also drop `additionalProperties: false` (results are parsed through their schema, so they
- * never carry undeclared fields, and `additionalProperties: {}` is the default; inputs keep `false`:
- * unknown arguments are refused) and `required`: every declared result field is present (null when
- * unknown) except the sections an `include` argument adds, as the server instructions say.
+ * `propertyNames: {type: string}`, `minLength: 1` (the server trims and refuses empty texts),
+ * `default: false` of flags and `additionalProperties: false` (the server refuses unknown arguments
+ * itself, and results are parsed through their schema); a nullable simple type becomes
+ * `type: [t, "null"]`. Output schemas also drop `required`: every declared result field is present
+ * (null when unknown) except the sections an argument such as `include` adds.
  */
 function compact(node: unknown, io: "input" | "output"): unknown {
   if (Array.isArray(node)) return node.map((n) => compact(n, io));
@@ -38,7 +37,7 @@ function compact(node: unknown, io: "input" | "output"): unknown {
     if (k === "$schema") continue;
     if ((k === "minimum" && v === SAFE_MIN) || (k === "maximum" && v === SAFE_MAX)) continue;
     if (k === "propertyNames" && JSON.stringify(v) === '{"type":"string"}') continue;
-    if (io === "output" && k === "additionalProperties" && (v === false || isEmpty(v))) continue;
+    if (k === "additionalProperties" && (v === false || isEmpty(v))) continue;
     if (k === "properties" && isEmpty(v)) continue;
     if (k === "minLength" && v === 1) continue; // texts are trimmed and checked non-empty by the server
     if (k === "default" && v === false) continue; // flags are off unless given

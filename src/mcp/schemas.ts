@@ -13,9 +13,8 @@ import { z } from "zod";
 /** A non-empty text after trimming. */
 export const text = (description: string) => z.string().trim().min(1).describe(description);
 
-/** Identifier forms (slug, 24-hex id or URL; item id or URL) are stated once, in the server instructions. */
-export const venueArg = z.string().trim().min(1);
-export const itemArg = z.string().trim().min(1);
+export const venueArg = text("slug, id or URL");
+export const itemArg = text("id or URL");
 
 /**
  * Location arguments. Their rules (lat+lon together, or address, not both; ranges; not empty) are the

@@ -24,7 +24,7 @@ import {
   venueArg,
 } from "../schemas.ts";
 
-const basketArg = venueArg.optional().describe("basket of this venue");
+const basketArg = venueArg.optional().describe("basket of this venue: slug, id or URL");
 const totals = { total_items: nint, total: nMoney };
 
 const show = tool({
@@ -88,7 +88,7 @@ const add = tool({
     "Adds an item (by item, query or cheapest) with options. Checks availability, price, currency and option rules; writes nothing if one fails. dry_run: the result, unwritten.",
   toolset: "cart",
   input: z.strictObject({
-    venue: venueArg.optional().describe("optional with an item URL"),
+    venue: venueArg.optional().describe("slug, id or URL; optional with an item URL"),
     item: itemArg.optional(),
     query: text("pick by name (one match)").optional(),
     cheapest: z.boolean().default(false).describe("cheapest in stock (of query matches)"),

@@ -19,7 +19,7 @@ const preview = tool({
     "Quotes the basket of venue (else the first) without ordering: payable, the price explained, delivery modes, and why purchasing is blocked if it is.",
   toolset: "checkout",
   input: z.strictObject({
-    venue: venueArg.optional().describe("basket of this venue"),
+    venue: venueArg.optional().describe("basket of this venue: slug, id or URL"),
     delivery_mode: z.enum(["standard", "priority"]).default("standard"),
     tip: minor("courier tip").optional(),
     promo_code: text("promotion id").optional(),

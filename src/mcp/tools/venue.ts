@@ -152,7 +152,7 @@ const itemTool = tool({
   description: "One item with its option groups (for svc_cart_add options).",
   toolset: "venue",
   input: z.strictObject({
-    venue: venueArg.optional().describe("optional with an item URL"),
+    venue: venueArg.optional().describe("slug, id or URL; optional with an item URL"),
     item: itemArg,
     ...location,
   }),
