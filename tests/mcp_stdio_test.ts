@@ -326,6 +326,38 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
     );
 
     await t.step(
+      "an expired access token is refreshed and saved (compare-and-swap), as in the CLI",
+      async () => {
+        const configPath = `${h.dir}/sandbox/.svc-config.json`;
+        const before = JSON.parse(await Deno.readTextFile(configPath)).profiles.default.wtoken as string;
+        const res = await fetch(`${await h.sandboxUrl()}/__sim/expire-access`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ access_token: before }),
+        });
+        assert.equal(res.status, 200);
+        await res.body?.cancel();
+        const seq = await lastSeq();
+        const r = await h.call("svc_cart_count");
+        assert.ok(!r.isError, textOf(r));
+        assert.deepEqual((r._meta as { warnings: string[] }).warnings, [
+          "access token refreshed automatically",
+        ]);
+        const log = (await h.log()).filter((e) => e.seq > seq);
+        assert.deepEqual(
+          log.map((e) => `${e.method} ${e.path} ${e.status}`),
+          [
+            "GET /order-xp/v1/baskets/count 401",
+            "POST /v1/wauth2/access_token 200",
+            "GET /order-xp/v1/baskets/count 200",
+          ],
+        );
+        const after = JSON.parse(await Deno.readTextFile(configPath)).profiles.default.wtoken as string;
+        assert.notEqual(after, before, "the refreshed token was saved to the profile");
+      },
+    );
+
+    await t.step(
       "auth is read on every call: logout → SVC_AUTH_REQUIRED without a call; login works without a restart",
       async () => {
         await cli(h, ["logout"]);

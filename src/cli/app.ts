@@ -44,6 +44,7 @@ Common flows:
   svc venues --query sushi        find venues
   svc venue menu <venue>          read a menu
   svc checkout                    preview totals (never places an order)
+  svc --sandbox mcp               serve the account to AI agents (MCP over stdio; see svc mcp tools)
 
 Exit codes: 0 ok, 1 error, 2 usage error, 4 auth required, 130 interrupted.`,
   );
