@@ -48,3 +48,6 @@ await (await import("./menu.ts")).benchMenu();
 
 // Browser login end to end in headless Chromium against an in-process sandbox (bench/login.ts).
 await (await import("./login.ts")).benchLogin();
+
+// The MCP server over stdio: spawn + initialize, tools/list, one call (bench/mcp.ts).
+await (await import("./mcp.ts")).benchMcp();

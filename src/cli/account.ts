@@ -19,6 +19,7 @@ import {
   type OrderDetail,
   orderDetail,
   type OrderList,
+  orderStatusFilter,
   validPurchaseId,
 } from "../services/orders.ts";
 import {
@@ -134,17 +135,7 @@ async function runOrders(rt: Runtime): Promise<void> {
     pageToken = String(o.pageToken).trim();
     if (!pageToken) throw new SvcError("SVC_INVALID_ARGUMENT", "--page-token must not be empty");
   }
-  let status: string | undefined;
-  if (o.status !== undefined) {
-    status = String(o.status).trim().toLowerCase();
-    if (!status) throw new SvcError("SVC_INVALID_ARGUMENT", "--status must not be empty");
-    if (!ORDER_STATUSES.includes(status)) {
-      rt.warn(
-        `--status "${status}" is not one of the seen values (${ORDER_STATUSES.join(", ")}); ` +
-          "filtering for it anyway",
-      );
-    }
-  }
+  const status = orderStatusFilter(o.status, (m) => rt.warn(m));
   await rt.requireSession();
   const data = await listOrders(await rt.services(), { limit, pageToken, status });
   await rt.emit(data, ordersTable);

@@ -7,6 +7,7 @@ import { registerAccount } from "./account.ts";
 import { registerAuth } from "./auth.ts";
 import { registerCart } from "./cart.ts";
 import { registerDiscovery } from "./discovery.ts";
+import { registerMcp } from "./mcp.ts";
 import { addGlobalFlags, OPTION_RANK, sniffFormat } from "./options.ts";
 import { renderError } from "./runtime.ts";
 import { registerSandbox } from "./sandbox.ts";
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerVenue(program);
   registerCart(program);
   registerStats(program);
+  registerMcp(program);
   registerSandbox(program);
   orderOptions(program);
   program.addHelpText(
@@ -42,6 +44,7 @@ Common flows:
   svc venues --query sushi        find venues
   svc venue menu <venue>          read a menu
   svc checkout                    preview totals (never places an order)
+  svc --sandbox mcp               serve the account to AI agents (MCP over stdio; see svc mcp tools)
 
 Exit codes: 0 ok, 1 error, 2 usage error, 4 auth required, 130 interrupted.`,
   );

@@ -3,37 +3,17 @@
 import { type Command, Option } from "commander";
 import { SvcError } from "../core/errors.ts";
 import { formatMinor } from "../core/money.ts";
-import { isUrl, parseItemRef, parseVenueRef } from "../core/refs.ts";
-import { type AddRequest, addToCart, nameBasketOptions, parseOptionFlag } from "../services/cart_add.ts";
+import { basketVenueKey, isUrl, parseItemRef } from "../core/refs.ts";
+import { type CartState, cartState } from "../services/cart_state.ts";
+import { clearArgs, removeArgs } from "../services/cart_set.ts";
+import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../services/cart_add.ts";
 import { type CheckoutPreview, checkoutPreview, type DeliveryMode } from "../services/checkout.ts";
-import {
-  type Basket,
-  basketCount,
-  clearBaskets,
-  loadBaskets,
-  removeItem,
-  selectBasket,
-} from "../services/cart.ts";
+import { basketCount, clearBaskets, removeItem } from "../services/cart.ts";
 import { action, type Runtime, type TableRenderer } from "./runtime.ts";
 import { leaf } from "./tree.ts";
 import { collect, parseIntFlag, parseMinorFlag } from "./options.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
-
-/** --venue-id: the basket's venue as a 24-hex id, a slug or a venue URL (matched against the baskets). */
-function venueIdFlag(raw: unknown): string | undefined {
-  if (raw === undefined) return undefined;
-  const ref = parseVenueRef(String(raw));
-  return ref.kind === "id" ? ref.id : ref.slug;
-}
-
-export interface CartState {
-  basket: Basket | null;
-  baskets: Array<
-    { basket_id: string; venue_id: string | null; venue_name: string | null; total_items: number }
-  >;
-  basket_count: number;
-}
 
 function cartTable(d: CartState, ui: Ui, details: boolean): string {
   if (!d.basket) return d.basket_count ? "(no basket for that venue)" : "(the basket is empty)";
@@ -74,23 +54,12 @@ function cartTable(d: CartState, ui: Ui, details: boolean): string {
 }
 
 async function runShow(rt: Runtime): Promise<void> {
-  const venueId = venueIdFlag(rt.opts.venueId);
+  const venueId = basketVenueKey(rt.opts.venueId as string | undefined);
   await rt.requireSession();
   const ctx = await rt.services();
-  const baskets = await loadBaskets(ctx, await rt.resolveLocation(ctx));
-  const data: CartState = {
-    basket: selectBasket(baskets, venueId) ?? null,
-    baskets: baskets.map((b) => ({
-      basket_id: b.id,
-      venue_id: b.venue.id,
-      venue_name: b.venue.name,
-      total_items: b.total_items,
-    })),
-    basket_count: baskets.length,
-  };
-  if (venueId && !data.basket) rt.warn(`there is no basket for venue ${venueId}`);
-  if (rt.opts.details === true && data.basket) await nameBasketOptions(ctx, data.basket);
-  await rt.emit(data, (d, ui) => cartTable(d, ui, rt.opts.details === true));
+  const details = rt.opts.details === true;
+  const data = await cartState(ctx, await rt.resolveLocation(ctx), { venueId, details });
+  await rt.emit(data, (d, ui) => cartTable(d, ui, details));
 }
 
 async function runCount(rt: Runtime): Promise<void> {
@@ -102,28 +71,18 @@ async function runCount(rt: Runtime): Promise<void> {
 async function runRemove(rt: Runtime, item: string): Promise<void> {
   const ref = parseItemRef(item);
   const o = rt.opts;
-  if (o.all && o.count !== undefined) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", "--count and --all cannot be combined");
-  }
-  if (o.all && o.line !== undefined) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", "--line and --all cannot be combined");
-  }
-  const count = o.count === undefined ? 1 : parseIntFlag("count", o.count, 1, 999);
-  const line = o.line === undefined ? undefined : parseIntFlag("line", o.line, 1, 999);
-  // An item URL names its venue: it picks the basket (and must agree with --venue-id).
-  const flagVenue = venueIdFlag(o.venueId);
-  if (flagVenue && ref.venueSlug && flagVenue !== ref.venueSlug && !/^[0-9a-f]{24}$/.test(flagVenue)) {
-    throw new SvcError(
-      "SVC_VENUE_CONFLICT",
-      `the item URL belongs to "${ref.venueSlug}", not "${flagVenue}" (--venue-id)`,
-    );
-  }
-  const venueId = flagVenue ?? ref.venueSlug;
+  const { count, all, line, venueId } = removeArgs({
+    count: o.count === undefined ? undefined : parseIntFlag("count", o.count, 1, 999),
+    all: o.all === true,
+    line: o.line === undefined ? undefined : parseIntFlag("line", o.line, 1, 999),
+    venueId: basketVenueKey(o.venueId as string | undefined),
+    urlVenue: ref.venueSlug,
+  });
   await rt.requireSession();
   const ctx = await rt.services();
   const data = await removeItem(ctx, await rt.resolveLocation(ctx), ref.itemId, {
     count,
-    all: o.all === true,
+    all,
     venueId,
     line,
   });
@@ -136,51 +95,25 @@ async function runRemove(rt: Runtime, item: string): Promise<void> {
 
 async function runAdd(rt: Runtime, first: string, second?: string): Promise<void> {
   const o = rt.opts;
-  const query = typeof o.query === "string" ? o.query.trim() : undefined;
-  if (o.query !== undefined && !query) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", "--query must not be empty");
-  }
-  let venue, item;
-  if (second !== undefined) {
-    venue = parseVenueRef(first);
-    item = parseItemRef(second);
-  } else if (isUrl(first) && /(itemid|menuitem)[-=]/i.test(first)) {
-    item = parseItemRef(first);
-    if (!item.venueSlug) throw new SvcError("SVC_INVALID_ARGUMENT", `the item URL "${first}" names no venue`);
-    venue = { kind: "slug" as const, slug: item.venueSlug };
-  } else {
-    venue = parseVenueRef(first);
-  }
-  if (item && (query !== undefined || o.cheapest)) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", "give an item id or URL, or --query/--cheapest, not both");
-  }
-  if (!item && query === undefined && !o.cheapest) {
-    throw new SvcError("SVC_USAGE", "cart add needs an item id or URL, --query <name>, or --cheapest");
-  }
-  const currency = typeof o.currency === "string" ? o.currency.trim().toUpperCase() : undefined;
-  if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) {
-    throw new SvcError(
-      "SVC_INVALID_ARGUMENT",
-      `invalid --currency "${o.currency}": use an ISO code such as EUR`,
-    );
-  }
-  const venueSlug = typeof o.venueSlug === "string" ? o.venueSlug.trim().toLowerCase() : undefined;
-  if (venueSlug !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(venueSlug)) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --venue-slug "${o.venueSlug}"`);
-  }
-  const req: AddRequest = {
-    venue,
-    item,
-    query,
+  // Positionals: <venue> <item>, <item-url> (its venue read from the URL), or <venue> with --query/--cheapest.
+  const positional = second !== undefined
+    ? { venue: first, item: second }
+    : isUrl(first) && /(itemid|menuitem)[-=]/i.test(first)
+    ? { item: first }
+    : { venue: first };
+  // The rules live in services/cart_add.ts (shared with the MCP server); flags are parsed here.
+  const req = addRequestOf({
+    ...positional,
+    query: o.query,
     cheapest: o.cheapest === true,
-    count: o.count === undefined ? 1 : parseIntFlag("count", o.count, 1, 999),
+    count: o.count === undefined ? undefined : parseIntFlag("count", o.count, 1, MAX_ADD_COUNT),
     options: (Array.isArray(o.option) ? o.option as string[] : []).map(parseOptionFlag),
     allowSubstitutions: o.allowSubstitutions === true,
     name: typeof o.name === "string" ? o.name : undefined,
     price: o.price === undefined ? undefined : parseMinorFlag("price", o.price),
-    currency,
-    venueSlug,
-  };
+    currency: o.currency,
+    venueSlug: o.venueSlug,
+  });
   await rt.requireSession();
   const ctx = await rt.services();
   const data = await addToCart(ctx, () => rt.resolveLocation(ctx), req);
@@ -239,7 +172,7 @@ function checkoutAction(modes: readonly DeliveryMode[]) {
     if (o.promoCode !== undefined && !promoCode) {
       throw new SvcError("SVC_INVALID_ARGUMENT", "--promo-code must not be empty");
     }
-    const venueId = venueIdFlag(o.venueId);
+    const venueId = basketVenueKey(o.venueId as string | undefined);
     await rt.requireSession();
     const ctx = await rt.services();
     const data = await checkoutPreview(ctx, await rt.resolveLocation(ctx), { mode, tip, promoCode, venueId });
@@ -249,11 +182,10 @@ function checkoutAction(modes: readonly DeliveryMode[]) {
 
 async function runClear(rt: Runtime): Promise<void> {
   const o = rt.opts;
-  const venueId = venueIdFlag(o.venueId);
-  if (o.all && venueId) throw new SvcError("SVC_INVALID_ARGUMENT", "--venue-id and --all cannot be combined");
+  const target = clearArgs({ venueId: basketVenueKey(o.venueId as string | undefined), all: o.all === true });
   await rt.requireSession();
   const ctx = await rt.services();
-  const data = await clearBaskets(ctx, await rt.resolveLocation(ctx), { all: o.all === true, venueId });
+  const data = await clearBaskets(ctx, await rt.resolveLocation(ctx), target);
   await rt.emit(
     data,
     (d, ui) =>

@@ -11,6 +11,7 @@ import {
   searchItems,
   SORT_KEYS,
   top,
+  VENUE_TYPES,
   venueCategories,
   venues,
 } from "../services/discovery.ts";
@@ -21,8 +22,6 @@ import { action, type Runtime, type TableRenderer } from "./runtime.ts";
 import { addPaging, addShowHighlights, leaf } from "./tree.ts";
 import { parseIntFlag, parseMinorFlag } from "./options.ts";
 import { parseChoice, parseNumberFlag, parsePaging, parseShowHighlights, requireText } from "./paging.ts";
-
-const VENUE_TYPES = ["restaurant", "grocery", "pharmacy", "retail"] as const;
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 

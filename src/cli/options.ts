@@ -2,9 +2,9 @@
 
 import { type Command, Option } from "commander";
 import { SvcError } from "../core/errors.ts";
-import { parseCoordinate, parseInteger, parseMinor } from "../core/numbers.ts";
+import { parseInteger, parseMinor } from "../core/numbers.ts";
 import { DEFAULT_PROFILE, validateProfileName } from "../config/store.ts";
-import type { LocationOverride } from "../services/location.ts";
+import { type LocationOverride, locationOverride } from "../services/location.ts";
 
 export type Format = "table" | "json" | "yaml";
 
@@ -126,19 +126,9 @@ export function parseGlobals(opts: Record<string, unknown>): GlobalOptions {
   };
 }
 
-/** Spec §7 rule 1: --address excludes --lat/--lon; --lat and --lon come together. */
+/** Spec §7 rule 1 (the rule itself lives in services/location.ts, shared with the MCP server). */
 export function parseLocation(opts: Record<string, unknown>): LocationOverride {
-  const hasLat = opts.lat !== undefined, hasLon = opts.lon !== undefined;
-  const address = typeof opts.address === "string" ? opts.address.trim() : undefined;
-  if (address !== undefined && (hasLat || hasLon)) {
-    throw usage("--address cannot be combined with --lat/--lon");
-  }
-  if (hasLat !== hasLon) throw usage("--lat and --lon must be given together");
-  if (address !== undefined && !address) throw usage("--address must not be empty");
-  if (hasLat) {
-    return { lat: parseCoordinate("lat", opts.lat, 90), lon: parseCoordinate("lon", opts.lon, 180) };
-  }
-  return address ? { address } : {};
+  return locationOverride({ address: opts.address, lat: opts.lat, lon: opts.lon });
 }
 
 /** An amount in minor currency units (spec §2.13): a whole number ≥ 0, explained in the error. */

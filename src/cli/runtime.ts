@@ -78,6 +78,11 @@ export class Runtime {
     return rt;
   }
 
+  /** The upstream hosts of this run: the in-process sandbox's, else the real ones (or SVC_*_URL overrides). */
+  upstreamHosts(): Hosts {
+    return this.hosts ?? hostsFromEnv();
+  }
+
   warn(message: string): void {
     if (!this.warnings.includes(message)) this.warnings.push(message);
   }

@@ -3,19 +3,13 @@
 import { type Command, Option } from "commander";
 import { SvcError } from "../core/errors.ts";
 import type { Money } from "../core/money.ts";
-import { type ItemRef, parseItemRef, parseVenueRef, type VenueRef } from "../core/refs.ts";
-import type {
-  MenuItem,
-  MenuRequest,
-  MenuSort,
-  OptionGroup,
-  VenueItemDetail,
-  VenueMenu,
-} from "../services/menu.ts";
+import { type ItemRef, parseVenueRef, venueItemRefs, type VenueRef } from "../core/refs.ts";
+import type { MenuItem, MenuRequest, OptionGroup, VenueItemDetail, VenueMenu } from "../services/menu.ts";
 import type { VenueCategories, VenueDetails, VenueHours } from "../services/venue.ts";
 import { DETAIL_SECTIONS, type DetailSection, WEEKDAYS } from "../services/venue_constants.ts";
 import type { ResolvedLocation } from "../services/location.ts";
 import { parsePaging } from "./paging.ts";
+import { menuRequest } from "../services/menu_request.ts";
 import { paginate } from "../services/paging.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { parseMinorFlag } from "./options.ts";
@@ -23,8 +17,6 @@ import { action, type Runtime, type TableRenderer } from "./runtime.ts";
 import { addPaging, leaf } from "./tree.ts";
 
 const invalid = (message: string) => new SvcError("SVC_INVALID_ARGUMENT", message);
-
-const SORTS: readonly MenuSort[] = ["recommended", "price", "name"];
 
 // ---------------------------------------------------------------------------------------------
 // Flag validation (before any upstream call)
@@ -50,35 +42,23 @@ function text(name: string, raw: unknown): string | undefined {
   return t;
 }
 
+/** `venue menu` flags: paging and amounts parsed here; the request rules live in services/menu.ts. */
 export function parseMenuRequest(opts: Record<string, unknown>): MenuRequest {
-  const query = text("query", opts.query);
-  const category = text("category", opts.category);
-  const fullCatalog = opts.fullCatalog === true;
-  if (query !== undefined && category !== undefined) {
-    throw invalid("--query cannot be combined with --category");
-  }
-  if (fullCatalog && (query !== undefined || category !== undefined)) {
-    throw invalid("--full-catalog cannot be combined with --query or --category");
-  }
-  const sort = String(opts.sort ?? "recommended").trim().toLowerCase() as MenuSort;
-  if (!SORTS.includes(sort)) throw invalid(`unsupported --sort "${opts.sort}": use ${SORTS.join(", ")}`);
+  const paging = parsePaging(opts);
   const minPrice = opts.minPrice === undefined ? undefined : parseMinorFlag("min-price", opts.minPrice);
   const maxPrice = opts.maxPrice === undefined ? undefined : parseMinorFlag("max-price", opts.maxPrice);
-  if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice) {
-    throw invalid(`--min-price ${minPrice} is above --max-price ${maxPrice}`);
-  }
-  return {
-    ...parsePaging(opts),
-    query,
-    category,
-    fullCatalog,
+  return menuRequest({
+    ...paging,
+    query: opts.query,
+    category: opts.category,
+    fullCatalog: opts.fullCatalog === true,
     includeOptions: opts.includeOptions === true,
-    sort,
+    sort: opts.sort,
     minPrice,
     maxPrice,
     hideSoldOut: opts.hideSoldOut === true,
     discountsOnly: opts.discountsOnly === true,
-  };
+  });
 }
 
 export function parseTimezone(raw: unknown): string | null {
@@ -94,17 +74,10 @@ export function parseTimezone(raw: unknown): string | null {
 
 /** `venue item <venue> <item>` or `venue item <item-url>`. */
 export function parseItemArgs(first: string, second: string | undefined): { venue: VenueRef; item: ItemRef } {
-  if (second !== undefined) {
-    return { venue: parseVenueRef(first), item: parseItemRef(second) };
-  }
-  const item = parseItemRef(first);
-  if (!item.venueSlug) {
-    throw invalid(
-      `"${first}" does not name its venue: use \`svc venue item <venue> <item-id>\` or an item URL ` +
-        "(…/venue/<slug>/itemid-<id>)",
-    );
-  }
-  return { venue: { kind: "slug", slug: item.venueSlug }, item };
+  const { venue, item } = second === undefined
+    ? venueItemRefs(undefined, first)
+    : venueItemRefs(first, second);
+  return { venue, item };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,10 +124,10 @@ async function runHours(rt: Runtime, venueArg: string): Promise<void> {
 }
 
 async function runItem(rt: Runtime, first: string, second?: string): Promise<void> {
-  const { venue, item } = parseItemArgs(first, second);
-  if (second !== undefined && item.venueSlug && venue.kind === "slug" && item.venueSlug !== venue.slug) {
-    rt.warn(`the item URL names venue "${item.venueSlug}"; using "${venue.slug}" as given`);
-  }
+  const { venue, item, warning } = second === undefined
+    ? venueItemRefs(undefined, first)
+    : venueItemRefs(first, second);
+  if (warning) rt.warn(warning);
   const { venueItem } = await import("../services/menu.ts");
   const { ctx, location } = await context(rt);
   await rt.emit(await venueItem(ctx, venue, item, location), renderItem);

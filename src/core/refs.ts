@@ -70,3 +70,39 @@ export function parseItemRef(input: string): ItemRef {
   }
   throw new SvcError("SVC_INVALID_ARGUMENT", `"${input}" is not an item: use ${ITEM_FORMS}`);
 }
+
+/**
+ * An item with its venue: the venue as given (slug, id or URL), else the venue an item URL names.
+ * When both are given and the URL names another venue, the given venue is used and `warning` says so.
+ */
+export function venueItemRefs(
+  venue: string | undefined,
+  item: string,
+): { venue: VenueRef; item: ItemRef; warning?: string } {
+  const itemRef = parseItemRef(item);
+  if (venue !== undefined) {
+    const venueRef = parseVenueRef(venue);
+    const differs = itemRef.venueSlug && venueRef.kind === "slug" && itemRef.venueSlug !== venueRef.slug;
+    return {
+      venue: venueRef,
+      item: itemRef,
+      ...(differs
+        ? { warning: `the item URL names venue "${itemRef.venueSlug}"; using "${venueRef.slug}" as given` }
+        : {}),
+    };
+  }
+  if (!itemRef.venueSlug) {
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      `"${item}" does not name its venue: give the venue too, or an item URL (…/venue/<slug>/itemid-<id>)`,
+    );
+  }
+  return { venue: { kind: "slug", slug: itemRef.venueSlug }, item: itemRef };
+}
+
+/** A basket selector (`--venue-id`, or a tool's `venue`): the 24-hex id, else the slug of a slug or venue URL. */
+export function basketVenueKey(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const ref = parseVenueRef(raw);
+  return ref.kind === "id" ? ref.id : ref.slug;
+}

@@ -5,7 +5,7 @@
  */
 
 import { SvcError } from "../core/errors.ts";
-import type { ItemRef, VenueRef } from "../core/refs.ts";
+import { type ItemRef, parseItemRef, parseVenueRef, type VenueRef } from "../core/refs.ts";
 import { formatMinor, type Money, money } from "../core/money.ts";
 import type { ServiceContext } from "./context.ts";
 import type { ResolvedLocation } from "./location.ts";
@@ -24,6 +24,7 @@ import {
 import {
   assertCompleteSnapshot,
   type Basket,
+  basketCount,
   type BasketLine,
   loadBaskets,
   type OptionLine,
@@ -55,17 +56,93 @@ export interface AddRequest {
 }
 
 export interface AddResult {
-  basket_id: string;
+  /** Null only for a dry run when the venue has no basket yet. */
+  basket_id: string | null;
   venue_id: string;
   mutation: "add";
+  /** True when nothing was written: the result is the basket as it would be after the write. */
+  dry_run: boolean;
   line_id: string;
   item: { id: string; name: string; unit_price: Money; count: number; options: OptionLine[] };
-  /** Items in this venue's basket after the add (null when it could not be re-read). */
+  /** The venue basket's lines as posted (or as they would be posted by a dry run). */
+  lines: BasketLine[];
+  /** Items in this venue's basket after the add (re-read; projected for a dry run; null if unreadable). */
   total_items: number | null;
-  /** This basket's total after the add. */
+  /** This basket's total after the add (re-read; the sum of the lines for a dry run). */
   total: Money | null;
-  /** Items across all baskets after the add. */
+  /** Items across all baskets after the add (re-read; projected for a dry run). */
   all_baskets_count: number | null;
+}
+
+/** Most units one `cart add` may add. */
+export const MAX_ADD_COUNT = 999;
+
+/** `cart add` inputs of any caller (CLI arguments and flags, MCP tool arguments), before the rules. */
+export interface AddInput {
+  /** Slug, 24-hex id or venue URL; may be omitted when `item` is an item URL that names its venue. */
+  venue?: string;
+  /** Item id or URL. */
+  item?: string;
+  query?: unknown;
+  cheapest?: boolean;
+  count?: number;
+  options?: OptionChoice[];
+  allowSubstitutions?: boolean;
+  name?: string;
+  price?: number;
+  currency?: unknown;
+  venueSlug?: unknown;
+}
+
+const invalid = (message: string) => new SvcError("SVC_INVALID_ARGUMENT", message);
+
+/** Checks `cart add` inputs before any upstream call and builds the request (venue, item or picking rule). */
+export function addRequestOf(input: AddInput): AddRequest {
+  const query = typeof input.query === "string" ? input.query.trim() : undefined;
+  if (input.query !== undefined && !query) throw invalid("--query must not be empty");
+  let venue: VenueRef | undefined;
+  let item: ItemRef | undefined;
+  if (input.item !== undefined) item = parseItemRef(input.item);
+  if (input.venue !== undefined) venue = parseVenueRef(input.venue);
+  else if (item?.venueSlug) venue = { kind: "slug", slug: item.venueSlug };
+  else if (item) throw invalid(`the item "${input.item}" names no venue: give the venue too, or an item URL`);
+  if (!venue) throw new SvcError("SVC_USAGE", "cart add needs a venue (slug, id or URL) or an item URL");
+  if (item && (query !== undefined || input.cheapest)) {
+    throw invalid("give an item id or URL, or --query/--cheapest, not both");
+  }
+  if (!item && query === undefined && !input.cheapest) {
+    throw new SvcError("SVC_USAGE", "cart add needs an item id or URL, --query <name>, or --cheapest");
+  }
+  const currency = typeof input.currency === "string" ? input.currency.trim().toUpperCase() : undefined;
+  if (input.currency !== undefined && (currency === undefined || !/^[A-Z]{3}$/.test(currency))) {
+    throw invalid(`invalid --currency "${input.currency}": use an ISO code such as EUR`);
+  }
+  const venueSlug = typeof input.venueSlug === "string" ? input.venueSlug.trim().toLowerCase() : undefined;
+  if (input.venueSlug !== undefined && (venueSlug === undefined || !/^[a-z0-9][a-z0-9-]*$/.test(venueSlug))) {
+    throw invalid(`invalid --venue-slug "${input.venueSlug}"`);
+  }
+  const count = input.count ?? 1;
+  if (!Number.isInteger(count) || count < 1 || count > MAX_ADD_COUNT) {
+    throw invalid(`invalid --count "${input.count}": expected an integer from 1 to ${MAX_ADD_COUNT}`);
+  }
+  if (input.price !== undefined && (!Number.isInteger(input.price) || input.price < 0)) {
+    throw invalid(
+      `invalid --price "${input.price}": amounts are whole numbers in minor units (cents), e.g. 250 for 2.50`,
+    );
+  }
+  return {
+    venue,
+    item,
+    query,
+    cheapest: input.cheapest === true,
+    count,
+    options: input.options ?? [],
+    allowSubstitutions: input.allowSubstitutions === true,
+    name: input.name,
+    price: input.price,
+    currency,
+    venueSlug,
+  };
 }
 
 /** `group=value[:count]` (ids or names). */
@@ -344,93 +421,138 @@ const sameOptions = (a: OptionLine[], b: OptionLine[]) =>
   JSON.stringify(a.map((o) => [o.id, o.values.map((v) => [v.id, v.count])])) ===
     JSON.stringify(b.map((o) => [o.id, o.values.map((v) => [v.id, v.count])]));
 
+/** Everything `cart add` decided before writing: the venue, the item as it is now, and the new lines. */
+interface AddPlan {
+  venue: VenueStatic;
+  itemId: string;
+  name: string;
+  unit: number;
+  currency: string;
+  options: OptionLine[];
+  loc: ResolvedLocation;
+  basket: Basket | undefined;
+  lines: BasketLine[];
+}
+
+/** Rules 1–9 without writing: every read and check of `cart add`, and the venue's new item array. */
+async function planAdd(
+  ctx: ServiceContext,
+  location: () => Promise<ResolvedLocation>,
+  req: AddRequest,
+): Promise<AddPlan> {
+  const venue = await resolveAddVenue(ctx, req, location);
+  const itemId = await chooseItemId(ctx, venue, req);
+  const current = await refreshItem(ctx, venue, itemId);
+  if (current.blocked) {
+    throw new SvcError(
+      "SVC_ITEM_UNAVAILABLE",
+      `item ${current.name ?? itemId} cannot be added: ${current.blocked}`,
+    );
+  }
+  const loc = await location();
+  const baskets = await loadBaskets(ctx, loc, { strict: true });
+  const basket = baskets.find((b) => b.venue.id === venue.id);
+  if (basket) assertCompleteSnapshot(basket);
+
+  // Rule 4: the item's own currency, then the basket's, then the venue's; never a default.
+  const currency = current.currency ?? basket?.venue.currency ?? identityOf(venue).currency ?? null;
+  if (!currency) {
+    throw new SvcError(
+      "SVC_CURRENCY_UNKNOWN",
+      `the currency of "${venue.slug}" cannot be verified from the item, the basket or the venue, so nothing was added`,
+    );
+  }
+  if (req.currency && req.currency.toUpperCase() !== currency) {
+    throw new SvcError(
+      "SVC_CURRENCY_UNKNOWN",
+      `--currency ${req.currency} does not match the venue's ${currency}`,
+    );
+  }
+  // --price, --name and --currency are expectations: a mismatch with the current item adds nothing.
+  let unit = current.unit_price;
+  if (unit === null) {
+    if (req.price === undefined) {
+      throw new SvcError(
+        "SVC_ITEM_AVAILABILITY_UNKNOWN",
+        `the price of item ${itemId} is unknown; pass --price`,
+      );
+    }
+    unit = req.price;
+  } else if (req.price !== undefined && req.price !== unit) {
+    throw new SvcError(
+      "SVC_ITEM_CHANGED",
+      `the current unit price is ${formatMinor(unit, currency) ?? unit}, not the expected ` +
+        `${formatMinor(req.price, currency) ?? req.price} (--price), so nothing was added`,
+    );
+  }
+  const name = current.name ?? req.name ?? itemId;
+  if (req.name && current.name && lower(req.name) !== lower(current.name)) {
+    throw new SvcError(
+      "SVC_ITEM_CHANGED",
+      `the item is called "${current.name}", not "${req.name}" (--name), so nothing was added`,
+    );
+  }
+  const options = buildOptions(current.options, req.options);
+  const perUnit = unit +
+    options.reduce((s, o) => s + o.values.reduce((t, v) => t + (v.price ?? 0) * v.count, 0), 0);
+
+  const lines: BasketLine[] = (basket?.lines ?? []).map((l) => ({ ...l }));
+  const same = lines.findIndex((l) => l.id === itemId && sameOptions(l.options, options));
+  if (same >= 0) {
+    const l = lines[same];
+    lines[same] = { ...l, count: l.count + req.count, price: perUnit * (l.count + req.count) };
+  } else {
+    lines.push({
+      id: itemId,
+      name,
+      count: req.count,
+      price: perUnit * req.count,
+      options,
+      substitution_allowed: req.allowSubstitutions,
+    });
+  }
+  return { venue, itemId, name, unit, currency, options, loc, basket, lines };
+}
+
+/**
+ * `cart add`. With `dryRun`, every read and check runs but nothing is written: the result is the
+ * basket as it would be after the write (its lines, the projected item count and line total).
+ */
 export async function addToCart(
   ctx: ServiceContext,
   location: () => Promise<ResolvedLocation>,
   req: AddRequest,
+  opts: { dryRun?: boolean } = {},
 ): Promise<AddResult> {
   return await serialized(async () => {
-    const venue = await resolveAddVenue(ctx, req, location);
-    const itemId = await chooseItemId(ctx, venue, req);
-    const current = await refreshItem(ctx, venue, itemId);
-    if (current.blocked) {
-      throw new SvcError(
-        "SVC_ITEM_UNAVAILABLE",
-        `item ${current.name ?? itemId} cannot be added: ${current.blocked}`,
-      );
-    }
-    const loc = await location();
-    const baskets = await loadBaskets(ctx, loc, { strict: true });
-    const basket = baskets.find((b) => b.venue.id === venue.id);
-    if (basket) assertCompleteSnapshot(basket);
-
-    // Rule 4: the item's own currency, then the basket's, then the venue's; never a default.
-    const currency = current.currency ?? basket?.venue.currency ?? identityOf(venue).currency ?? null;
-    if (!currency) {
-      throw new SvcError(
-        "SVC_CURRENCY_UNKNOWN",
-        `the currency of "${venue.slug}" cannot be verified from the item, the basket or the venue, so nothing was added`,
-      );
-    }
-    if (req.currency && req.currency.toUpperCase() !== currency) {
-      throw new SvcError(
-        "SVC_CURRENCY_UNKNOWN",
-        `--currency ${req.currency} does not match the venue's ${currency}`,
-      );
-    }
-    // --price, --name and --currency are expectations: a mismatch with the current item adds nothing.
-    let unit = current.unit_price;
-    if (unit === null) {
-      if (req.price === undefined) {
-        throw new SvcError(
-          "SVC_ITEM_AVAILABILITY_UNKNOWN",
-          `the price of item ${itemId} is unknown; pass --price`,
-        );
-      }
-      unit = req.price;
-    } else if (req.price !== undefined && req.price !== unit) {
-      throw new SvcError(
-        "SVC_ITEM_CHANGED",
-        `the current unit price is ${formatMinor(unit, currency) ?? unit}, not the expected ` +
-          `${formatMinor(req.price, currency) ?? req.price} (--price), so nothing was added`,
-      );
-    }
-    const name = current.name ?? req.name ?? itemId;
-    if (req.name && current.name && lower(req.name) !== lower(current.name)) {
-      throw new SvcError(
-        "SVC_ITEM_CHANGED",
-        `the item is called "${current.name}", not "${req.name}" (--name), so nothing was added`,
-      );
-    }
-    const options = buildOptions(current.options, req.options);
-    const perUnit = unit +
-      options.reduce((s, o) => s + o.values.reduce((t, v) => t + (v.price ?? 0) * v.count, 0), 0);
-
-    const lines: BasketLine[] = (basket?.lines ?? []).map((l) => ({ ...l }));
-    const same = lines.findIndex((l) => l.id === itemId && sameOptions(l.options, options));
-    if (same >= 0) {
-      const l = lines[same];
-      lines[same] = { ...l, count: l.count + req.count, price: perUnit * (l.count + req.count) };
-    } else {
-      lines.push({
-        id: itemId,
-        name,
-        count: req.count,
-        price: perUnit * req.count,
-        options,
-        substitution_allowed: req.allowSubstitutions,
-      });
+    const plan = await planAdd(ctx, location, req);
+    const { venue, itemId, name, unit, currency, options, loc, lines } = plan;
+    const withMoney = lines.map((l) => ({
+      ...l,
+      line_total: l.price === null ? null : money(l.price, currency, ctx.locale),
+    }));
+    const base = {
+      venue_id: venue.id,
+      mutation: "add" as const,
+      line_id: itemId,
+      item: { id: itemId, name, unit_price: money(unit, currency, ctx.locale), count: req.count, options },
+      lines: withMoney,
+    };
+    if (opts.dryRun) {
+      const before = await basketCount(ctx);
+      const sum = lines.reduce((n, l) => n + (l.price ?? 0), 0);
+      return {
+        basket_id: plan.basket?.id ?? null,
+        ...base,
+        dry_run: true,
+        total_items: lines.reduce((n, l) => n + l.count, 0),
+        total: money(sum, currency, ctx.locale),
+        all_baskets_count: before + req.count,
+      };
     }
     const basketId = await postBasket(ctx, venue.id, currency, lines);
     const { baskets: _after, ...totals } = await totalsAfter(ctx, loc, venue.id);
-    return {
-      basket_id: basketId,
-      venue_id: venue.id,
-      mutation: "add",
-      line_id: itemId,
-      item: { id: itemId, name, unit_price: money(unit, currency, ctx.locale), count: req.count, options },
-      ...totals,
-    };
+    return { basket_id: basketId, ...base, dry_run: false, ...totals };
   });
 }
 

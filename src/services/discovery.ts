@@ -133,6 +133,8 @@ function matches(r: VenueRow, q: string): boolean {
 export interface FeedOptions {
   sectionLimit?: number;
   query?: string;
+  /** Keep at most this many rows per section (`count` still counts every match); default: all. */
+  perSection?: number;
 }
 
 export interface FeedResult {
@@ -152,10 +154,22 @@ export async function feed(
   let sections: FeedSection[] = page.sections.map((s) => {
     if (s.kind === "brands") {
       const brands = q ? s.brands.filter((b) => b.name.toLowerCase().includes(q)) : s.brands;
-      return { name: s.name, title: s.title, kind: "brands", count: brands.length, brands };
+      return {
+        name: s.name,
+        title: s.title,
+        kind: "brands",
+        count: brands.length,
+        brands: opts.perSection === undefined ? brands : brands.slice(0, opts.perSection),
+      };
     }
     const venues = s.venues.map(baseRow).filter((r) => !q || matches(r, q));
-    return { name: s.name, title: s.title, kind: "venues", count: venues.length, venues };
+    return {
+      name: s.name,
+      title: s.title,
+      kind: "venues",
+      count: venues.length,
+      venues: opts.perSection === undefined ? venues : venues.slice(0, opts.perSection),
+    };
   });
   sections = sections.filter((s) => s.count > 0);
   if (opts.sectionLimit) sections = sections.slice(0, opts.sectionLimit);
@@ -197,6 +211,9 @@ export async function top(
   const { rows, page: info } = paginate(ranked, opts.paging);
   return { location: locationInfo(loc), ...info, venues: rows };
 }
+
+/** Venue types `venues --type` filters on (the rows' product line). */
+export const VENUE_TYPES = ["restaurant", "grocery", "pharmacy", "retail"] as const;
 
 export const SORT_KEYS: Record<
   string,

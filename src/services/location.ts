@@ -6,12 +6,36 @@
 
 import { SvcError } from "../core/errors.ts";
 import { positionOf } from "../core/geo.ts";
+import { parseCoordinate } from "../core/numbers.ts";
 import { arr, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
 
 export interface LocationOverride {
   address?: string;
   lat?: number;
   lon?: number;
+}
+
+function usage(message: string): SvcError {
+  return new SvcError("SVC_INVALID_ARGUMENT", message);
+}
+
+/** Plain decimal degrees only (see core/numbers.ts): "0x10" or "1e1" are refused. */
+const coordinate = (name: string, raw: unknown, limit: 90 | 180): number => parseCoordinate(name, raw, limit);
+
+/**
+ * Spec §7 rule 1, for every caller (CLI flags, MCP tool inputs): --address excludes --lat/--lon;
+ * --lat and --lon come together; coordinates are in range; an address is not empty.
+ */
+export function locationOverride(raw: { address?: unknown; lat?: unknown; lon?: unknown }): LocationOverride {
+  const hasLat = raw.lat !== undefined, hasLon = raw.lon !== undefined;
+  const address = typeof raw.address === "string" ? raw.address.trim() : undefined;
+  if (address !== undefined && (hasLat || hasLon)) {
+    throw usage("--address cannot be combined with --lat/--lon");
+  }
+  if (hasLat !== hasLon) throw usage("--lat and --lon must be given together");
+  if (address !== undefined && !address) throw usage("--address must not be empty");
+  if (hasLat) return { lat: coordinate("lat", raw.lat, 90), lon: coordinate("lon", raw.lon, 180) };
+  return address ? { address } : {};
 }
 
 export interface ResolvedLocation {

@@ -17,6 +17,23 @@ export const ORDER_STATUSES: readonly string[] = [
   "rejected",
 ];
 
+/**
+ * A status filter as given: trimmed and lower-cased, never empty. Any value is accepted (upstream may
+ * send statuses not seen yet); one that is not in ORDER_STATUSES gets a warning.
+ */
+export function orderStatusFilter(raw: unknown, warn: (m: string) => void): string | undefined {
+  if (raw === undefined) return undefined;
+  const status = String(raw).trim().toLowerCase();
+  if (!status) throw new SvcError("SVC_INVALID_ARGUMENT", "--status must not be empty");
+  if (!ORDER_STATUSES.includes(status)) {
+    warn(
+      `--status "${status}" is not one of the seen values (${ORDER_STATUSES.join(", ")}); ` +
+        "filtering for it anyway",
+    );
+  }
+  return status;
+}
+
 export const ORDER_LIMIT_MAX = 50;
 const HISTORY = "/order-tracking-api/v1/order_history";
 

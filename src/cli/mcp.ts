@@ -1,0 +1,104 @@
+/**
+ * `svc mcp`: the MCP tool server (stdio, or Streamable HTTP on loopback with --http), and
+ * `svc mcp tools`: its catalogue. The SDK and zod load only here, lazily (src/mcp/*).
+ */
+
+import { type Command, Option } from "commander";
+import { SvcError } from "../core/errors.ts";
+import { networkLimitsFromEnv } from "../gateway/limits.ts";
+import { action, type Runtime } from "./runtime.ts";
+import { leaf } from "./tree.ts";
+
+function addSelectionFlags(cmd: Command): Command {
+  return cmd
+    .addOption(new Option("--read-only", "only read-only tools (wins over --toolsets)"))
+    .addOption(
+      new Option(
+        "--toolsets <list>",
+        "comma-separated: account,discovery,venue,cart,checkout (default: all)",
+      ),
+    );
+}
+
+async function selection(rt: Runtime) {
+  const { parseToolsets, selectTools } = await import("../mcp/registry.ts");
+  const toolsets = parseToolsets(rt.opts.toolsets);
+  return await selectTools({ toolsets, readOnly: rt.opts.readOnly === true });
+}
+
+async function runServe(rt: Runtime): Promise<void> {
+  const { parseBind } = rt.opts.http === undefined
+    ? { parseBind: undefined }
+    : await import("../mcp/http.ts");
+  const bind = parseBind?.(String(rt.opts.http));
+  const tools = await selection(rt);
+  const settings = {
+    paths: rt.paths,
+    hosts: rt.upstreamHosts(),
+    profile: rt.globals.profile,
+    locale: rt.globals.locale,
+    verbose: rt.globals.verbose,
+    sandbox: rt.globals.sandbox,
+    // Validated before serving; each tool call gets its own deadline (the server itself is open-ended).
+    limits: networkLimitsFromEnv(),
+  };
+  for (const w of rt.warnings) console.error(`Warning: ${w}`);
+  if (bind) {
+    const { serveHttp } = await import("../mcp/http.ts");
+    try {
+      Deno.exitCode = await serveHttp(settings, tools, bind);
+    } catch (e) {
+      if (e instanceof Deno.errors.AddrInUse) {
+        throw new SvcError(
+          "SVC_INVALID_ARGUMENT",
+          `port ${bind.port} is already in use; pick another or use 0`,
+        );
+      }
+      throw e;
+    }
+    return;
+  }
+  const { serveStdio } = await import("../mcp/server.ts");
+  Deno.exitCode = await serveStdio(settings, tools);
+}
+
+async function runTools(rt: Runtime): Promise<void> {
+  const tools = await selection(rt);
+  const { listing, listSize, LIST_BUDGET } = await import("../mcp/catalogue.ts");
+  const listed = listing(tools);
+  const size = listSize(listed);
+  const data = {
+    tools: listed.map((t, i) => ({ ...t, toolset: tools[i].toolset })),
+    count: listed.length,
+    tools_list_chars: size,
+    budget_chars: LIST_BUDGET,
+  };
+  await rt.emit(data, (d, ui) => {
+    const flag = (on: boolean, letter: string) => (on ? letter : "-");
+    const rows = d.tools.map((t) => [
+      t.name,
+      t.toolset,
+      flag(t.annotations.readOnlyHint, "R") + flag(t.annotations.destructiveHint, "D") +
+      flag(t.annotations.idempotentHint, "I") + flag(t.annotations.openWorldHint, "O"),
+      ui.table.truncate(t.description, 70),
+    ]);
+    return ui.table.renderTable(["Tool", "Toolset", "RDIO", "Description"], rows, ui.style) +
+      `\n${d.count} tools; tools/list answer: ${d.tools_list_chars} characters (budget ${d.budget_chars})` +
+      "\nR read-only, D destructive, I idempotent, O open world (calls the marketplace)";
+  });
+}
+
+export function registerMcp(program: Command): void {
+  const mcp = addSelectionFlags(
+    leaf(program, "mcp", "serve the MCP tool server for AI agents over stdio (never places an order)"),
+  )
+    .addOption(
+      new Option(
+        "--http <host:port>",
+        "serve Streamable HTTP at /mcp on loopback instead (e.g. 127.0.0.1:8765)",
+      ),
+    )
+    .action(action(runServe));
+  addSelectionFlags(leaf(mcp, "tools", "the MCP tool catalogue, annotations and tools/list size"))
+    .action(action(runTools));
+}

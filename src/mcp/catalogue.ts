@@ -1,0 +1,101 @@
+/**
+ * The catalogue as clients see it: each tool's `tools/list` entry with JSON Schemas converted from
+ * its zod schemas (compacted: no `$schema`, no safe-integer bounds), and the size of the whole
+ * answer. Needs zod only, not the MCP SDK (so `svc mcp tools` stays light).
+ */
+
+import { z } from "zod";
+import type { Annotations, ToolDef } from "./registry.ts";
+
+/** Most characters the whole `tools/list` answer may take with every toolset. */
+export const LIST_BUDGET = 30_000;
+
+export interface ListedTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+  annotations: Annotations;
+}
+
+const SAFE_MIN = Number.MIN_SAFE_INTEGER, SAFE_MAX = Number.MAX_SAFE_INTEGER;
+const isEmpty = (v: unknown) => !!v && typeof v === "object" && !Array.isArray(v) && !Object.keys(v).length;
+
+/**
+ * Drops what carries little information for a client: `$schema`, the implicit safe-integer bounds,
+ * `propertyNames: {type: string}`, `minLength: 1` (the server trims and refuses empty texts),
+ * `default: false` of flags and `additionalProperties: false` (the server refuses unknown arguments
+ * itself, and results are parsed through their schema); a nullable simple type becomes
+ * `type: [t, "null"]`. Output schemas also drop `required`: every declared result field is present
+ * (null when unknown) except the sections an argument such as `include` adds.
+ */
+function compact(node: unknown, io: "input" | "output"): unknown {
+  if (Array.isArray(node)) return node.map((n) => compact(n, io));
+  if (!node || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "$schema") continue;
+    if ((k === "minimum" && v === SAFE_MIN) || (k === "maximum" && v === SAFE_MAX)) continue;
+    if (k === "propertyNames" && JSON.stringify(v) === '{"type":"string"}') continue;
+    if (k === "additionalProperties" && (v === false || isEmpty(v))) continue;
+    if (k === "properties" && isEmpty(v)) continue;
+    if (k === "minLength" && v === 1) continue; // texts are trimmed and checked non-empty by the server
+    if (k === "default" && v === false) continue; // flags are off unless given
+    if (io === "output" && k === "required" && Array.isArray(v)) continue;
+    out[k] = compact(v, io);
+  }
+  // {anyOf: [{type: t, …}, {type: "null"}]} → {type: [t, "null"], …}
+  const any = out.anyOf;
+  if (Array.isArray(any) && any.length === 2 && JSON.stringify(any[1]) === '{"type":"null"}') {
+    const first = any[0] as Record<string, unknown>;
+    if (typeof first.type === "string") {
+      const { anyOf: _a, ...rest } = out;
+      return { ...first, ...rest, type: [first.type, "null"] };
+    }
+  }
+  return out;
+}
+
+/** Definitions referenced once are written in place (a `$defs` entry only pays off when shared). */
+function inlineSingleUse(schema: Record<string, unknown>): Record<string, unknown> {
+  const defs = schema.$defs as Record<string, unknown> | undefined;
+  if (!defs) return schema;
+  const text = JSON.stringify(schema);
+  const once = Object.keys(defs).filter((name) => text.split(`"#/$defs/${name}"`).length === 2);
+  if (!once.length) return schema;
+  const replace = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(replace);
+    if (!node || typeof node !== "object") return node;
+    const o = node as Record<string, unknown>;
+    const ref = typeof o.$ref === "string" ? o.$ref.replace("#/$defs/", "") : undefined;
+    if (ref && once.includes(ref)) return replace({ ...(defs[ref] as object), ...o, $ref: undefined });
+    return Object.fromEntries(
+      Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => [k, replace(v)]),
+    );
+  };
+  const { $defs: _defs, ...rest } = schema;
+  const kept = Object.fromEntries(Object.entries(defs).filter(([name]) => !once.includes(name)));
+  const out = replace(rest) as Record<string, unknown>;
+  return Object.keys(kept).length ? { ...out, $defs: replace(kept) } : out;
+}
+
+export function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  return inlineSingleUse(
+    compact(z.toJSONSchema(schema, { io, target: "draft-2020-12" }), io) as Record<string, unknown>,
+  );
+}
+
+export function listing(tools: ToolDef[]): ListedTool[] {
+  return tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: jsonSchema(t.input, "input"),
+    outputSchema: jsonSchema(t.output, "output"),
+    annotations: { ...t.annotations },
+  }));
+}
+
+/** Characters of the `tools/list` result as sent (`{"tools":[…]}`). */
+export function listSize(listed: ListedTool[]): number {
+  return JSON.stringify({ tools: listed }).length;
+}

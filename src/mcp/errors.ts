@@ -1,0 +1,125 @@
+/**
+ * Errors as tool results: `isError`, one actionable line in `content`, and `_meta` with the CLI's
+ * code (`SVC_*`), `retryable`, `retry_after_ms` and `details` (the hint and domain facts such as
+ * `suggestions` or `available_delivery_modes`). Upstream diagnostics (URLs, bodies) never leave the
+ * process; messages are phrased for tool arguments instead of CLI flags.
+ */
+
+import { type ErrorCode, SvcError, toSvcError } from "../core/errors.ts";
+import { redactText } from "../gateway/redact.ts";
+import type { Hosts } from "../gateway/hosts.ts";
+
+export interface ErrorMeta {
+  code: ErrorCode;
+  retryable: boolean;
+  retry_after_ms: number | null;
+  details: Record<string, unknown>;
+  warnings?: string[];
+}
+
+export interface ToolErrorResult {
+  [key: string]: unknown;
+  content: Array<{ type: "text"; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError: true;
+  _meta: ErrorMeta;
+}
+
+/** Codes that are worth retrying unchanged (the error's own retry facts win). */
+const RETRYABLE = new Set<ErrorCode>([
+  "SVC_RATE_LIMITED",
+  "SVC_UPSTREAM_TEMPORARY",
+  "SVC_UPSTREAM_INVALID_RESPONSE",
+]);
+
+/** CLI flags whose tool argument has another name. */
+const ARGUMENT_NAMES: Record<string, string> = { "venue-id": "venue", option: "options" };
+
+/** CLI commands named in hints, as the tools that do the same. */
+const TOOLS_FOR_COMMANDS: Array<[RegExp, string]> = [
+  [/`svc cart add`/g, "`svc_cart_add`"],
+  [/`svc cart clear`/g, "`svc_cart_clear`"],
+  [/`svc cart`/g, "`svc_cart_get`"],
+  [/`svc venue menu ([^`]*)`/g, "`svc_menu_get` (venue $1)"],
+  [/`svc venue menu`/g, "`svc_menu_get`"],
+  [/`svc (?:profile|account) addresses`/g, "`svc_addresses_list`"],
+  [/`svc (?:profile|account) orders`/g, "`svc_orders_list`"],
+  [/`svc venues categories`/g, "`svc_categories_list`"],
+];
+
+/** Messages and hints for a tool caller: argument names for flags, tool names for commands, no endpoints. */
+export function forTools(text: string, hosts?: Hosts): string {
+  let out = text;
+  for (const [re, name] of TOOLS_FOR_COMMANDS) out = out.replace(re, name);
+  out = out.replace(
+    /(^|[\s`'"(/])--([a-z][a-z-]*)/g,
+    (_m, pre: string, flag: string) => pre + (ARGUMENT_NAMES[flag] ?? flag.replace(/-/g, "_")),
+  );
+  // Upstream endpoints: "(GET /path)" and "for POST /path" are diagnostics, not messages.
+  out = out.replace(/ ?\((?:GET|POST|PUT|DELETE|PATCH) \/[^)\s]*\)/g, "")
+    .replace(/ for (?:GET|POST|PUT|DELETE|PATCH) \/[^\s:;,)]*/g, "");
+  for (const base of Object.values(hosts ?? {})) {
+    if (base) out = out.split(new URL(base).origin).join("<upstream>");
+  }
+  return redactText(out);
+}
+
+function hintFor(err: SvcError, sandbox: boolean): string | undefined {
+  if (err.code === "SVC_AUTH_REQUIRED" || err.code === "SVC_AUTH_REFRESH_FAILED") {
+    return sandbox
+      ? "run `svc sandbox login` in a terminal (signs the sandbox demo user in again); this server picks it up without a restart"
+      : "run `svc login` in a terminal; this server picks the new session up without a restart";
+  }
+  if (!err.hint || /--verbose/.test(err.hint)) return undefined;
+  return err.hint;
+}
+
+export function errorMeta(
+  e: unknown,
+  opts: { sandbox: boolean; hosts?: Hosts },
+): ErrorMeta & { message: string } {
+  let err = toSvcError(e);
+  // A tool has no command line: a missing or conflicting argument is an invalid argument.
+  if (err.code === "SVC_USAGE") {
+    err = new SvcError("SVC_INVALID_ARGUMENT", err.message, { hint: err.hint, facts: err.facts });
+  }
+  const hint = hintFor(err, opts.sandbox);
+  const details: Record<string, unknown> = {};
+  if (hint) details.hint = forTools(hint, opts.hosts);
+  if (err.facts) Object.assign(details, err.facts);
+  // Of the upstream diagnostics only the HTTP status leaves the process (no URL, no body).
+  if (typeof err.details?.status === "number") details.upstream_status = err.details.status;
+  const message = err.code === "SVC_INTERNAL"
+    ? "unexpected internal error (see the server's stderr)"
+    : err.message;
+  return {
+    message: forTools(message, opts.hosts),
+    code: err.code,
+    retryable: err.retry?.retryable ?? RETRYABLE.has(err.code),
+    retry_after_ms: err.retry?.retry_after_ms ?? null,
+    details,
+  };
+}
+
+/** The tool result for an error (with the tool's structured content when it has a domain outcome). */
+export function errorResult(
+  e: unknown,
+  opts: { sandbox: boolean; hosts?: Hosts; structured?: Record<string, unknown>; warnings?: string[] },
+): ToolErrorResult {
+  const { message, ...meta } = errorMeta(e, opts);
+  const hint = typeof meta.details.hint === "string" ? ` Next: ${meta.details.hint}.` : "";
+  const retry = meta.retryable
+    ? ` Retryable${meta.retry_after_ms !== null ? ` after ${meta.retry_after_ms} ms` : ""}.`
+    : "";
+  const notes = opts.warnings?.length ? ` Warnings: ${opts.warnings.join("; ")}.` : "";
+  const content: ToolErrorResult["content"] = [
+    { type: "text", text: `${message} [${meta.code}].${hint}${retry}${notes}` },
+  ];
+  if (opts.structured) content.push({ type: "text", text: JSON.stringify(opts.structured) });
+  return {
+    content,
+    ...(opts.structured ? { structuredContent: opts.structured } : {}),
+    isError: true,
+    _meta: opts.warnings?.length ? { ...meta, warnings: opts.warnings } : meta,
+  };
+}

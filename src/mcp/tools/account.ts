@@ -1,0 +1,270 @@
+/** Account toolset: session status, profile, orders, addresses, payments (always masked), favorites. */
+
+import { z } from "zod";
+import { parseVenueRef } from "../../core/refs.ts";
+import { authStatus } from "../../services/account.ts";
+import { PROFILE_PARTS, profileSummary } from "../../services/profile.ts";
+import {
+  listOrders,
+  ORDER_LIMIT_MAX,
+  orderDetail,
+  orderStatusFilter,
+  validPurchaseId,
+} from "../../services/orders.ts";
+import { listAddresses } from "../../services/addresses.ts";
+import { paymentMethods } from "../../services/payments.ts";
+import { listFavorites, setFavorite } from "../../services/favorites.ts";
+import { paginate } from "../../services/paging.ts";
+import { READ, tool, type Toolset, write } from "../registry.ts";
+import {
+  detail,
+  Location,
+  location,
+  nbool,
+  nint,
+  nMoney,
+  nstr,
+  page,
+  paging,
+  text,
+  venueArg,
+  VenueRow,
+} from "../schemas.ts";
+
+const status = tool({
+  name: "svc_status_get",
+  description: "Whether the profile is signed in, and as whom (not signed in is a normal result).",
+  toolset: "account",
+  input: z.strictObject({}),
+  output: z.object({
+    authenticated: z.boolean(),
+    user_id: nstr,
+    country: nstr,
+    session_expires_at: nstr,
+    svc_plus_subscriber: z.boolean().optional(),
+    profile: z.string(),
+    sandbox: z.boolean(),
+  }),
+  annotations: READ,
+  async run(_args, call) {
+    const data = await authStatus(call.gateway, call.session, false, (w) => call.warn(w));
+    const who = data.authenticated
+      ? `signed in as ${data.user_id ?? "?"} (${data.country ?? "?"})`
+      : "not signed in";
+    return {
+      data: { ...data, profile: call.settings.profile, sandbox: call.settings.sandbox },
+      summary: `${who}; profile ${call.settings.profile}${call.settings.sandbox ? " (sandbox)" : ""}`,
+    };
+  },
+});
+
+const profile = tool({
+  name: "svc_profile_get",
+  description: "Profile summary; contact details masked.",
+  toolset: "account",
+  input: z.strictObject({
+    include: z.array(z.enum(PROFILE_PARTS)).optional(),
+  }),
+  output: z.object({
+    user_id: nstr,
+    name: nstr,
+    contact: z.object({ email: nstr, phone: nstr }),
+    country: nstr,
+    personal: detail.optional(),
+    settings: detail.nullable().optional(),
+  }),
+  annotations: READ,
+  async run(args, call) {
+    call.requireSession();
+    const data = await profileSummary(call.ctx, [...new Set(args.include ?? [])]);
+    return {
+      data: { ...data },
+      summary: `${data.name ?? "(no name)"}, ${data.country ?? "country unknown"}`,
+    };
+  },
+});
+
+const OrderRow = z.object({
+  purchase_id: z.string(),
+  status: nstr,
+  venue_name: nstr,
+  received_at: nstr,
+  total: nstr,
+  items: nstr,
+  is_active: nbool,
+});
+
+const orders = tool({
+  name: "svc_orders_list",
+  description: "Order history, newest first; continue with page_token.",
+  toolset: "account",
+  input: z.strictObject({
+    limit: z.int().min(1).max(ORDER_LIMIT_MAX).default(10),
+    page_token: text("next_page_token of the last page").optional(),
+    status: text("e.g. delivered").optional(),
+  }),
+  output: z.object({
+    orders: z.array(OrderRow),
+    count: z.int(),
+    status_filter: nstr,
+    next_page_token: z.string().optional(),
+  }),
+  annotations: READ,
+  async run(args, call) {
+    const status = orderStatusFilter(args.status, (m) => call.warn(m));
+    call.requireSession();
+    const data = await listOrders(call.ctx, { limit: args.limit, pageToken: args.page_token, status });
+    return {
+      data: { ...data },
+      summary: `${data.count} order(s)${data.next_page_token ? "; more with next_page_token" : ""}`,
+    };
+  },
+});
+
+const order = tool({
+  name: "svc_order_get",
+  description: "One past order: items, options, totals, discounts.",
+  toolset: "account",
+  input: z.strictObject({ purchase_id: text("purchase_id from svc_orders_list") }),
+  output: z.object({
+    purchase_id: z.string(),
+    status: nstr,
+    creation_time: nstr,
+    venue: z.object({ id: nstr, name: nstr }),
+    items: z.array(z.object({ id: nstr, name: nstr, count: nint, total: nMoney, options: z.array(detail) })),
+    totals: z.record(z.string(), nMoney),
+    discounts: z.array(detail),
+  }),
+  annotations: READ,
+  async run(args, call) {
+    const id = validPurchaseId(args.purchase_id);
+    call.requireSession();
+    const data = await orderDetail(call.ctx, id);
+    return {
+      data: { ...data },
+      summary:
+        `order ${data.purchase_id} from ${data.venue.name ?? "?"}: ${data.status ?? "status unknown"}, ` +
+        `total ${data.totals.total?.formatted ?? "unknown"}`,
+    };
+  },
+});
+
+const AddressEntry = z.object({
+  address_id: z.string(),
+  label: nstr,
+  alias: nstr,
+  street: nstr,
+  city: nstr,
+  is_default: z.boolean(),
+  is_active: nbool,
+});
+
+const addresses = tool({
+  name: "svc_addresses_list",
+  description: "Saved addresses; is_default: the one tools use by default.",
+  toolset: "account",
+  input: z.strictObject({
+    active_only: z.boolean().default(false),
+    ...paging(20, 100),
+  }),
+  output: z.object({
+    addresses: z.array(AddressEntry),
+    ...page,
+    profile_default_address_id: nstr,
+  }),
+  annotations: READ,
+  async run(args, call) {
+    call.requireSession();
+    const data = await listAddresses(call.ctx, call.local(), { activeOnly: args.active_only });
+    const { rows, page } = paginate(data.addresses, args);
+    return {
+      data: { addresses: rows, ...page, profile_default_address_id: data.profile_default_address_id },
+      summary: `${page.total} address(es); default ${data.profile_default_address_id ?? "none"}`,
+    };
+  },
+});
+
+const payments = tool({
+  name: "svc_payments_list",
+  description: "Payment methods, always masked.",
+  toolset: "account",
+  input: z.strictObject({ label: text("masked label contains").optional() }),
+  output: z.object({
+    methods: z.array(z.object({
+      method_id: z.string(),
+      type: nstr,
+      label: nstr,
+      is_default: z.boolean(),
+      is_available_for_checkout: nbool,
+    })),
+    count: z.int(),
+  }),
+  annotations: READ,
+  async run(args, call) {
+    call.requireSession();
+    const data = await paymentMethods(call.ctx, { maskSensitive: true, label: args.label });
+    return { data: { ...data }, summary: `${data.count} payment method(s), masked` };
+  },
+});
+
+const favorites = tool({
+  name: "svc_favorites_list",
+  description: "Favorite venues near the location.",
+  toolset: "account",
+  input: z.strictObject({ ...location, ...paging(10, 100) }),
+  output: z.object({ location: Location, venues: z.array(VenueRow), ...page }),
+  annotations: READ,
+  async run(args, call) {
+    const where = call.location(args);
+    call.requireSession();
+    const data = await listFavorites(call.ctx, await where(), args);
+    return {
+      data: { ...data },
+      summary: `${data.count} of ${data.total} favorite(s)${
+        data.next_offset === null ? "" : `; next offset ${data.next_offset}`
+      }`,
+    };
+  },
+});
+
+const FavoriteMutation = z.object({
+  venue_id: z.string(),
+  slug: nstr,
+  favorite: z.boolean(),
+});
+
+function favoriteTool(on: boolean) {
+  return tool({
+    name: on ? "svc_favorites_add" : "svc_favorites_remove",
+    description: on ? "Marks a venue as favorite." : "Unmarks a favorite venue.",
+    toolset: "account",
+    input: z.strictObject({ venue: venueArg }),
+    output: FavoriteMutation,
+    annotations: write({ destructive: !on, idempotent: true }),
+    async run(args, call) {
+      const ref = parseVenueRef(args.venue);
+      call.requireSession();
+      const data = await setFavorite(call.ctx, ref, on);
+      return {
+        data: { ...data },
+        summary: `${data.slug ?? data.venue_id} is ${on ? "now" : "no longer"} a favorite`,
+      };
+    },
+  });
+}
+
+export const toolset: Toolset = {
+  name: "account",
+  description: "session, profile, orders, addresses, payments, favorites",
+  tools: [
+    status,
+    profile,
+    orders,
+    order,
+    addresses,
+    payments,
+    favorites,
+    favoriteTool(true),
+    favoriteTool(false),
+  ],
+};

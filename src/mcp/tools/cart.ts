@@ -1,0 +1,248 @@
+/**
+ * Cart toolset: read the baskets, add with options (or dry run), set a line's count (0 removes),
+ * remove units, clear. Every write goes through the services' strict snapshot rules and their
+ * one-at-a-time queue, so concurrent calls to this server never overwrite each other.
+ */
+
+import { z } from "zod";
+import { basketVenueKey, parseItemRef } from "../../core/refs.ts";
+import { basketCount, clearBaskets, removeItem } from "../../services/cart.ts";
+import { addRequestOf, addToCart, MAX_ADD_COUNT } from "../../services/cart_add.ts";
+import { clearArgs, MAX_LINE_COUNT, removeArgs, setLineCount } from "../../services/cart_set.ts";
+import { cartState } from "../../services/cart_state.ts";
+import { READ, tool, type Toolset, write } from "../registry.ts";
+import {
+  BasketLine,
+  detail,
+  itemArg,
+  location,
+  minor,
+  nint,
+  nMoney,
+  nstr,
+  text,
+  venueArg,
+} from "../schemas.ts";
+
+const basketArg = venueArg.optional().describe("basket of this venue: slug, id or URL");
+const totals = { total_items: nint, total: nMoney };
+
+const show = tool({
+  name: "svc_cart_get",
+  description: "The basket of venue (else the first), and a summary of all baskets.",
+  toolset: "cart",
+  input: z.strictObject({
+    venue: basketArg,
+    details: z.boolean().default(false).describe("option names"),
+    ...location,
+  }),
+  output: z.object({
+    basket: z.object({
+      id: z.string(),
+      venue: z.object({ id: nstr, name: nstr }),
+      lines: z.array(BasketLine),
+      total_items: z.int(),
+      total: nMoney,
+      problems: z.array(z.string()),
+    }).nullable(),
+    baskets: z.array(
+      z.object({ basket_id: z.string(), venue_id: nstr, venue_name: nstr, total_items: z.int() }),
+    ),
+  }),
+  annotations: READ,
+  async run(args, call) {
+    const venueId = basketVenueKey(args.venue);
+    const where = call.location(args);
+    call.requireSession();
+    const data = await cartState(call.ctx, await where(), { venueId, details: args.details });
+    const b = data.basket;
+    return {
+      data: { ...data },
+      summary: b
+        ? `${b.venue.name ?? b.venue.id}: ${b.total_items} item(s), total ${
+          b.total?.formatted ?? "unknown"
+        }` +
+          (data.basket_count > 1 ? `; ${data.basket_count} baskets` : "")
+        : "the basket is empty",
+    };
+  },
+});
+
+const count = tool({
+  name: "svc_cart_count",
+  description: "Items in all baskets.",
+  toolset: "cart",
+  input: z.strictObject({}),
+  output: z.object({ count: z.int() }),
+  annotations: READ,
+  async run(_args, call) {
+    call.requireSession();
+    const n = await basketCount(call.ctx);
+    return { data: { count: n }, summary: `${n} item(s) in the baskets` };
+  },
+});
+
+const add = tool({
+  name: "svc_cart_add",
+  description:
+    "Adds an item (by item, query or cheapest) with options. Checks availability, price, currency and option rules; writes nothing if one fails. dry_run: the result, unwritten.",
+  toolset: "cart",
+  input: z.strictObject({
+    venue: venueArg.optional().describe("slug, id or URL; optional with an item URL"),
+    item: itemArg.optional(),
+    query: text("pick by name (one match)").optional(),
+    cheapest: z.boolean().default(false).describe("cheapest in stock (of query matches)"),
+    count: z.int().min(1).max(MAX_ADD_COUNT).default(1),
+    options: z.array(z.strictObject({
+      group: text("id or name"),
+      value: text("id or name"),
+      count: z.int().min(1).default(1),
+    })).default([]).describe("from svc_item_get"),
+    allow_substitutions: z.boolean().default(false),
+    name: text("expected name").optional(),
+    price: minor("expected").optional(),
+    currency: text("expected, e.g. EUR").optional(),
+    venue_slug: text("slug when venue is an id").optional(),
+    dry_run: z.boolean().default(false).describe("check, do not write"),
+    ...location,
+  }),
+  output: z.object({
+    basket_id: nstr,
+    venue_id: z.string(),
+    dry_run: z.boolean(),
+    item: z.object({
+      id: z.string(),
+      name: z.string(),
+      unit_price: nMoney,
+      count: z.int(),
+      options: z.array(detail),
+    }),
+    lines: z.array(BasketLine),
+    ...totals,
+  }),
+  annotations: write({ destructive: false, idempotent: false }),
+  async run(args, call) {
+    const req = addRequestOf({
+      venue: args.venue,
+      item: args.item,
+      query: args.query,
+      cheapest: args.cheapest,
+      count: args.count,
+      options: args.options.map((o) => ({ group: o.group, value: o.value, count: o.count })),
+      allowSubstitutions: args.allow_substitutions,
+      name: args.name,
+      price: args.price,
+      currency: args.currency,
+      venueSlug: args.venue_slug,
+    });
+    const where = call.location(args);
+    call.requireSession();
+    const data = await addToCart(call.ctx, where, req, { dryRun: args.dry_run });
+    return {
+      data: { ...data },
+      summary: `${data.dry_run ? "would add" : "added"} ${data.item.count} × ${data.item.name}` +
+        ` (${data.item.unit_price.formatted ?? data.item.unit_price.amount} each); basket total ` +
+        `${data.total?.formatted ?? "unknown"}${data.dry_run ? " — nothing was written" : ""}`,
+    };
+  },
+});
+
+const setCount = tool({
+  name: "svc_cart_set_count",
+  description: "Sets an item's units in the basket; 0 removes it. The same count again writes nothing.",
+  toolset: "cart",
+  input: z.strictObject({
+    item: itemArg,
+    count: z.int().min(0).max(MAX_LINE_COUNT),
+    venue: basketArg,
+    ...location,
+  }),
+  output: z.object({
+    basket_id: nstr,
+    mutation: z.enum(["set_count", "remove", "clear", "none"]),
+    previous_count: z.int(),
+    count: z.int(),
+    changed: z.boolean(),
+    ...totals,
+  }),
+  annotations: write({ destructive: true, idempotent: true }),
+  async run(args, call) {
+    const ref = parseItemRef(args.item);
+    const venueId = basketVenueKey(args.venue);
+    const where = call.location(args);
+    call.requireSession();
+    const data = await setLineCount(call.ctx, await where(), ref.itemId, args.count, { venueId });
+    return {
+      data: { ...data },
+      summary: data.changed
+        ? `item ${data.line_id}: ${data.previous_count} → ${data.count}${
+          data.mutation === "clear" ? " (basket deleted)" : ""
+        }`
+        : `item ${data.line_id} already at ${data.count}; nothing written`,
+    };
+  },
+});
+
+const remove = tool({
+  name: "svc_cart_remove",
+  description: "Removes units of an item (default 1), or all its lines.",
+  toolset: "cart",
+  input: z.strictObject({
+    item: itemArg,
+    count: z.int().min(1).optional(),
+    all: z.boolean().default(false),
+    venue: basketArg,
+    ...location,
+  }),
+  output: z.object({
+    basket_id: z.string(),
+    mutation: z.enum(["remove", "clear"]),
+    removed_count: z.int(),
+    ...totals,
+  }),
+  annotations: write({ destructive: true, idempotent: false }),
+  async run(args, call) {
+    const ref = parseItemRef(args.item);
+    const opts = removeArgs({ count: args.count, all: args.all });
+    const venueId = basketVenueKey(args.venue);
+    const where = call.location(args);
+    call.requireSession();
+    const data = await removeItem(call.ctx, await where(), ref.itemId, { ...opts, venueId });
+    return {
+      data: { ...data },
+      summary: `removed ${data.removed_count} × ${data.line_id}${
+        data.mutation === "clear" ? " (basket deleted)" : ""
+      }`,
+    };
+  },
+});
+
+const clear = tool({
+  name: "svc_cart_clear",
+  description: "Empties the basket of venue (else the first), or all.",
+  toolset: "cart",
+  input: z.strictObject({
+    venue: basketArg,
+    all: z.boolean().default(false),
+    ...location,
+  }),
+  output: z.object({
+    basket_ids: z.array(z.string()),
+    cleared_baskets: z.int(),
+    total_items: nint,
+  }),
+  annotations: write({ destructive: true, idempotent: true }),
+  async run(args, call) {
+    const target = clearArgs({ venueId: basketVenueKey(args.venue), all: args.all });
+    const where = call.location(args);
+    call.requireSession();
+    const data = await clearBaskets(call.ctx, await where(), target);
+    return { data: { ...data }, summary: `cleared ${data.cleared_baskets} basket(s)` };
+  },
+});
+
+export const toolset: Toolset = {
+  name: "cart",
+  description: "basket: show, count, add (options, dry run), set count, remove, clear",
+  tools: [show, count, add, setCount, remove, clear],
+};

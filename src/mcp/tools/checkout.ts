@@ -1,0 +1,112 @@
+/**
+ * Checkout toolset: the preview, with its price explained. Preview only: the checkout page is asked
+ * for a quote; nothing here (or anywhere in svc) can place an order.
+ */
+
+import { z } from "zod";
+import { SvcError } from "../../core/errors.ts";
+import { basketVenueKey } from "../../core/refs.ts";
+import { checkoutPreview } from "../../services/checkout.ts";
+import { explainCheckout } from "../../services/checkout_explain.ts";
+import { READ, tool, type Toolset } from "../registry.ts";
+import { detail, location, minor, nMoney, nstr, text, venueArg } from "../schemas.ts";
+
+const PriceLine = z.object({ label: z.string(), amount: nMoney });
+
+const preview = tool({
+  name: "svc_checkout_preview",
+  description:
+    "Quotes the basket of venue (else the first) without ordering: payable, the price explained, delivery modes, and why purchasing is blocked if it is.",
+  toolset: "checkout",
+  input: z.strictObject({
+    venue: venueArg.optional().describe("basket of this venue: slug, id or URL"),
+    delivery_mode: z.enum(["standard", "priority"]).default("standard"),
+    tip: minor("courier tip").optional(),
+    promo_code: text("promotion id").optional(),
+    ...location,
+  }),
+  output: z.object({
+    status: z.enum(["ready", "blocked", "delivery_mode_unavailable"]),
+    code: z.literal("DELIVERY_MODE_UNAVAILABLE").optional(),
+    preview_only: z.literal(true),
+    requested_delivery_mode: z.string(),
+    applied_delivery_mode: nstr,
+    available_delivery_modes: z.array(z.string()),
+    blocked_reasons: z.array(z.string()),
+    price: z.object({
+      summary: z.string(),
+      items_subtotal: nMoney,
+      fees: z.array(PriceLine),
+      discounts: z.array(PriceLine),
+      tip: nMoney,
+      payable: nMoney,
+      consistent: z.boolean().nullable(),
+    }).nullable(),
+    basket_id: nstr,
+    delivery_configs: z.array(detail),
+    notes: z.array(z.string()).describe("messages of the quote"),
+  }),
+  annotations: READ,
+  async run(args, call) {
+    const venueId = basketVenueKey(args.venue);
+    const where = call.location(args);
+    call.requireSession();
+    const loc = await where();
+    try {
+      const p = await checkoutPreview(call.ctx, loc, {
+        mode: args.delivery_mode,
+        tip: args.tip,
+        promoCode: args.promo_code,
+        venueId,
+      });
+      const price = explainCheckout(p, call.settings.locale);
+      const { status, blocked_reasons, ...breakdown } = price;
+      return {
+        data: {
+          status,
+          preview_only: true,
+          requested_delivery_mode: p.requested_delivery_mode,
+          applied_delivery_mode: p.applied_delivery_mode,
+          available_delivery_modes: p.available_delivery_modes,
+          blocked_reasons,
+          price: breakdown,
+          basket_id: p.basket_id,
+          delivery_configs: p.delivery_configs,
+          notes: p.toasts,
+        },
+        summary:
+          `${status === "blocked" ? `blocked (${blocked_reasons.join("; ")}): ` : ""}${price.summary}` +
+          ` (${p.applied_delivery_mode}); preview only, no order was placed`,
+      };
+    } catch (e) {
+      if (!(e instanceof SvcError) || e.code !== "SVC_DELIVERY_MODE_UNAVAILABLE") throw e;
+      // Spec §4.4 rule 6: a structured DELIVERY_MODE_UNAVAILABLE result listing the available modes.
+      const available = (e.facts?.available_delivery_modes as string[] | undefined) ?? [];
+      return {
+        error: e,
+        data: {
+          status: "delivery_mode_unavailable",
+          code: "DELIVERY_MODE_UNAVAILABLE",
+          preview_only: true,
+          requested_delivery_mode: args.delivery_mode,
+          applied_delivery_mode: null,
+          available_delivery_modes: available,
+          blocked_reasons: [],
+          price: null,
+          basket_id: null,
+          delivery_configs: [],
+          notes: [],
+        },
+        summary: `delivery mode "${args.delivery_mode}" is not available; available: ${
+          available.join(", ") || "none"
+        }`,
+      };
+    }
+  },
+});
+
+export const toolset: Toolset = {
+  name: "checkout",
+  description: "checkout preview with the price explained (never places an order)",
+  tools: [preview],
+};

@@ -1,0 +1,197 @@
+/** Discovery toolset: the home feed, venue search (top venues included), item search, categories, geocoding. */
+
+import { z } from "zod";
+import {
+  feed,
+  ITEM_SEARCH_CAP,
+  searchItems,
+  VENUE_TYPES,
+  venueCategories,
+  venues,
+} from "../../services/discovery.ts";
+import { geocode } from "../../services/location.ts";
+import { READ, tool, type Toolset } from "../registry.ts";
+import {
+  Location,
+  location,
+  nbool,
+  nint,
+  nMoney,
+  nnum,
+  nstr,
+  page,
+  paging,
+  text,
+  VenueRow,
+  venueRow,
+} from "../schemas.ts";
+
+const feedTool = tool({
+  name: "svc_feed_get",
+  description: "Home feed near the location, by section.",
+  toolset: "discovery",
+  input: z.strictObject({
+    ...location,
+    query: text("name, tagline, offer or slug contains").optional(),
+    section_limit: z.int().min(1).optional(),
+    per_section: z.int().min(1).max(50).default(5).describe("rows per section"),
+  }),
+  output: z.object({
+    location: Location,
+    sections: z.array(z.object({
+      title: z.string(),
+      kind: z.string(),
+      count: z.int(),
+      venues: z.array(VenueRow).optional(),
+      brands: z.array(z.object({ name: z.string() })).optional(),
+    })),
+  }),
+  annotations: READ,
+  async run(args, call) {
+    const where = call.location(args);
+    const data = await feed(call.ctx, await where(), {
+      sectionLimit: args.section_limit,
+      query: args.query,
+      perSection: args.per_section,
+    });
+    return {
+      data: { ...data },
+      summary: `${data.section_count} section(s) near ${data.location.label ?? "the location"}: ` +
+        data.sections.map((s) => `${s.title} (${s.count})`).slice(0, 6).join(", "),
+    };
+  },
+});
+
+const venuesTool = tool({
+  name: "svc_venues_search",
+  description: "Venues near the location: top venues in feed order, or filtered and sorted.",
+  toolset: "discovery",
+  input: z.strictObject({
+    ...location,
+    query: text("name or slug contains").optional(),
+    type: z.enum(VENUE_TYPES).optional(),
+    category: text("slug from svc_categories_list").optional(),
+    sort: z.enum(["recommended", "distance", "rating", "delivery_price", "delivery_time"]).default(
+      "recommended",
+    ),
+    open_now: z.boolean().default(false),
+    wolt_plus: z.boolean().default(false).describe("plus venues only"),
+    promotions_only: z.boolean().default(false).describe("implies enrich"),
+    min_rating: z.number().min(0).max(10).optional(),
+    max_delivery_fee: z.int().min(0).optional().describe("minor units"),
+    enrich: z.boolean().default(false).describe("read promotions per venue (slower)"),
+    ...paging(10, 100),
+  }),
+  output: z.object({
+    location: Location,
+    venues: z.array(z.object({ ...venueRow, open_now: nbool, distance_m: nnum })),
+    ...page,
+  }),
+  annotations: READ,
+  async run(args, call) {
+    const where = call.location(args);
+    const data = await venues(call.ctx, await where(), {
+      query: args.query,
+      type: args.type,
+      category: args.category,
+      sort: args.sort,
+      openNow: args.open_now,
+      woltPlus: args.wolt_plus,
+      promotionsOnly: args.promotions_only,
+      minRating: args.min_rating,
+      maxDeliveryFee: args.max_delivery_fee,
+      enrich: args.enrich,
+      paging: args,
+    });
+    return {
+      data: { ...data },
+      summary: data.count
+        ? `${data.count} of ${data.total} venue(s): ${data.venues.map((v) => v.slug ?? v.name).join(", ")}`
+        : `no venues (${data.total} match)`,
+    };
+  },
+});
+
+const itemsTool = tool({
+  name: "svc_items_search",
+  description:
+    "Items across venues near the location, by relevance (a sample). More from one venue: svc_menu_get with query.",
+  toolset: "discovery",
+  input: z.strictObject({
+    ...location,
+    query: text("search text"),
+    limit: z.int().min(1).max(ITEM_SEARCH_CAP).default(10),
+    available_only: z.boolean().default(false),
+  }),
+  output: z.object({
+    location: Location,
+    items: z.array(z.object({
+      item_id: z.string(),
+      name: z.string(),
+      price: nMoney,
+      is_available: nbool,
+      notice: z.boolean(),
+      venue_id: nstr,
+      venue_slug: nstr,
+      venue_name: nstr,
+    })),
+    completeness: z.literal("unknown"),
+    limit_reached: z.boolean(),
+  }),
+  annotations: READ,
+  async run(args, call) {
+    const where = call.location(args);
+    const data = await searchItems(call.ctx, await where(), {
+      query: args.query,
+      limit: args.limit,
+      availableOnly: args.available_only,
+    });
+    return {
+      data: { ...data },
+      summary: `${data.returned_count} item(s) for "${data.query}" from ${data.venue_groups.length} venue(s)`,
+    };
+  },
+});
+
+const categoriesTool = tool({
+  name: "svc_categories_list",
+  description: "Venue categories near the location.",
+  toolset: "discovery",
+  input: z.strictObject({ ...location, ...paging(20, 200) }),
+  output: z.object({
+    location: Location,
+    categories: z.array(z.object({ slug: z.string(), name: z.string(), venue_count: nint })),
+    ...page,
+  }),
+  annotations: READ,
+  async run(args, call) {
+    const where = call.location(args);
+    const data = await venueCategories(call.ctx, await where(), args);
+    return {
+      data: { ...data },
+      summary: `${data.count} of ${data.total} categories: ${data.categories.map((c) => c.slug).join(", ")}`,
+    };
+  },
+});
+
+const addressTool = tool({
+  name: "svc_address_resolve",
+  description: "Geocodes an address to lat/lon.",
+  toolset: "discovery",
+  input: z.strictObject({ address: text("street, city") }),
+  output: z.object({ lat: z.number(), lon: z.number(), label: nstr }),
+  annotations: READ,
+  async run(args, call) {
+    const loc = await geocode(call.ctx, args.address);
+    return {
+      data: { lat: loc.lat, lon: loc.lon, label: loc.label },
+      summary: `${loc.label ?? args.address}: ${loc.lat.toFixed(6)}, ${loc.lon.toFixed(6)}`,
+    };
+  },
+});
+
+export const toolset: Toolset = {
+  name: "discovery",
+  description: "feed, venue search, item search, categories, address geocoding",
+  tools: [feedTool, venuesTool, itemsTool, categoriesTool, addressTool],
+};

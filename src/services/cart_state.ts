@@ -1,0 +1,45 @@
+/** The basket view (`cart show`, the MCP cart tool): the selected basket plus a summary of the others. */
+
+import type { ServiceContext } from "./context.ts";
+import type { ResolvedLocation } from "./location.ts";
+import { type Basket, loadBaskets, selectBasket } from "./cart.ts";
+import { nameBasketOptions } from "./cart_add.ts";
+
+export interface BasketSummary {
+  basket_id: string;
+  venue_id: string | null;
+  venue_name: string | null;
+  total_items: number;
+}
+
+export interface CartState {
+  /** The basket of the selected venue, else the first one; null when there is none. */
+  basket: Basket | null;
+  baskets: BasketSummary[];
+  basket_count: number;
+}
+
+/**
+ * The baskets at a location, with one selected by venue (24-hex id or slug) or the first. With
+ * `details`, the selected basket's option and value names are filled in from the assortment.
+ */
+export async function cartState(
+  ctx: ServiceContext,
+  loc: ResolvedLocation,
+  opts: { venueId?: string; details?: boolean } = {},
+): Promise<CartState> {
+  const baskets = await loadBaskets(ctx, loc);
+  const data: CartState = {
+    basket: selectBasket(baskets, opts.venueId) ?? null,
+    baskets: baskets.map((b) => ({
+      basket_id: b.id,
+      venue_id: b.venue.id,
+      venue_name: b.venue.name,
+      total_items: b.total_items,
+    })),
+    basket_count: baskets.length,
+  };
+  if (opts.venueId && !data.basket) ctx.warn(`there is no basket for venue ${opts.venueId}`);
+  if (opts.details && data.basket) await nameBasketOptions(ctx, data.basket);
+  return data;
+}

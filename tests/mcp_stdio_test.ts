@@ -1,0 +1,408 @@
+/**
+ * The MCP server end to end: the SDK's client spawns `svc --sandbox mcp` over stdio (one server for
+ * all steps), calls every tool and checks each structuredContent against its outputSchema, then
+ * the error contract (invalid input, auth required, rate limited, delivery mode), serialised basket
+ * writes, dry runs and idempotent counts, with the sandbox's request log as the witness.
+ */
+
+import assert from "node:assert/strict";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { collect, MAIN, SVC_PERMISSIONS } from "./helpers.ts";
+import { assertConforms, errorMeta, type McpHandle, startMcp, textOf } from "./mcp_client.ts";
+
+const PP = "pasta-piccola";
+const PP_ID = "650000000000000000000aa1";
+const CARBONARA = "651000000000000000000b01";
+const FOCACCIA = "651000000000000000000b08";
+const TIRAMISU = "651000000000000000000b09";
+const BASKET_WRITE = /^\/order-xp\/v1\/baskets(\/bulk\/delete)?$/;
+
+// deno-lint-ignore no-explicit-any
+type Structured = Record<string, any>;
+
+/** Runs the real CLI against the same svc directory (and so the same sandbox profile). */
+async function cli(h: McpHandle, args: string[]) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...SVC_PERMISSIONS, MAIN, "--sandbox", ...args],
+    env: h.env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const r = await collect(child);
+  assert.equal(r.code, 0, `svc ${args.join(" ")}: ${r.stdout}${r.stderr}`);
+}
+
+Deno.test("svc mcp over stdio: every tool against the sandbox, the error contract, serialised basket writes", async (t) => {
+  const h = await startMcp(["--sandbox", "mcp"]);
+  try {
+    const { tools } = await h.client.listTools();
+    const byName = new Map(tools.map((x: Tool) => [x.name, x]));
+    const called = new Set<string>();
+    /** Calls a tool that must succeed, and checks its result against the tool's outputSchema. */
+    const ok = async (name: string, args: Record<string, unknown> = {}): Promise<Structured> => {
+      const r = await h.call(name, args);
+      assert.ok(!r.isError, `${name} failed: ${textOf(r)}`);
+      assertConforms(byName.get(name) as Tool, r);
+      assert.equal(r.content[0].type, "text", "content starts with the one-line summary");
+      assert.deepEqual(
+        JSON.parse((r.content[1] as { text: string }).text),
+        r.structuredContent,
+        "compact JSON copy",
+      );
+      called.add(name);
+      return r.structuredContent as Structured;
+    };
+    const writes = async (since: number) =>
+      (await h.log()).filter((e) => e.seq > since && e.method === "POST" && BASKET_WRITE.test(e.path));
+    const lastSeq = async () => (await h.log()).at(-1)?.seq ?? 0;
+
+    await t.step("initialize states the safety contract", () => {
+      const text = h.client.getInstructions() ?? "";
+      assert.match(text, /preview only/);
+      assert.match(text, /No tool can place an order/);
+      assert.match(text, /lat and lon together, or address/);
+      assert.match(text, /minor units/);
+      assert.match(text, /sandbox marketplace/);
+      assert.equal(h.client.getServerVersion()?.name, "svc");
+    });
+
+    await t.step("account tools", async () => {
+      const status = await ok("svc_status_get");
+      assert.equal(status.authenticated, true);
+      assert.equal(status.sandbox, true);
+      const profile = await ok("svc_profile_get", { include: ["personal"] });
+      assert.match(String(profile.contact.email), /\*\*\*@/, "contact masked");
+      const orders = await ok("svc_orders_list", { limit: 2 });
+      assert.equal(orders.orders.length, 2);
+      assert.equal(typeof orders.next_page_token, "string");
+      const order = await ok("svc_order_get", { purchase_id: orders.orders[0].purchase_id });
+      assert.equal(order.purchase_id, orders.orders[0].purchase_id);
+      const addresses = await ok("svc_addresses_list");
+      assert.ok(addresses.addresses.length >= 1);
+      const payments = await ok("svc_payments_list");
+      assert.ok(payments.methods.every((m: Structured) => !/\d{4}/.test(String(m.label))), "masked labels");
+      const added = await ok("svc_favorites_add", { venue: PP });
+      assert.deepEqual([added.venue_id, added.favorite], [PP_ID, true]);
+      const favs = await ok("svc_favorites_list", { limit: 50 });
+      assert.ok(favs.venues.some((v: Structured) => v.venue_id === PP_ID));
+      const removed = await ok("svc_favorites_remove", { venue: PP });
+      assert.equal(removed.favorite, false);
+    });
+
+    await t.step("discovery tools", async () => {
+      const feed = await ok("svc_feed_get", { per_section: 2 });
+      assert.ok(feed.sections.length > 0);
+      for (const s of feed.sections) {
+        if (s.venues) assert.ok(s.venues.length <= 2 && s.count >= s.venues.length);
+      }
+      const venues = await ok("svc_venues_search", { limit: 3, sort: "rating" });
+      assert.equal(venues.venues.length, 3);
+      assert.equal(venues.next_offset, 3);
+      assert.ok(venues.venues[0].rating >= venues.venues[1].rating);
+      const items = await ok("svc_items_search", { query: "pizza", limit: 5 });
+      assert.ok(items.items.length > 0 && items.items.length <= 5);
+      assert.equal(items.completeness, "unknown");
+      const cats = await ok("svc_categories_list", { limit: 5 });
+      assert.ok(cats.categories.length > 0);
+      const geo = await ok("svc_address_resolve", { address: "Kotikatu 5" });
+      assert.equal(typeof geo.lat, "number");
+      // A location override is used as given.
+      const near = await ok("svc_venues_search", { limit: 1, lat: geo.lat, lon: geo.lon });
+      assert.equal(near.location.source, "coordinates");
+    });
+
+    await t.step("venue tools", async () => {
+      const venue = await ok("svc_venue_get", { venue: PP, include: ["hours", "tags", "rating", "fees"] });
+      assert.equal(venue.venue_id, PP_ID);
+      assert.ok(Array.isArray(venue.hours) && venue.fees);
+      const byUrl = await ok("svc_venue_get", { venue: `https://wolt.com/en/fin/helsinki/venue/${PP}` });
+      assert.equal(byUrl.venue_id, PP_ID);
+      const cats = await ok("svc_venue_categories", { venue: PP });
+      assert.ok(cats.categories.length > 0);
+      const menu = await ok("svc_menu_get", { venue: PP, include_options: true, limit: 3 });
+      assert.equal(menu.items.length, 3);
+      assert.equal(menu.completeness, "complete");
+      assert.ok(menu.items.some((i: Structured) => i.options?.length));
+      const search = await ok("svc_menu_get", { venue: PP, query: "tiramisu" });
+      assert.equal(search.items[0].id, TIRAMISU);
+      const item = await ok("svc_item_get", { venue: PP, item: CARBONARA });
+      assert.ok(item.options.some((g: Structured) => g.name === "Size" && g.required));
+      const byItemUrl = await ok("svc_item_get", {
+        item: `https://wolt.com/en/fin/helsinki/venue/${PP}/itemid-${TIRAMISU}`,
+      });
+      assert.equal(byItemUrl.id, TIRAMISU);
+    });
+
+    await t.step(
+      "cart add with options by name, a dry run that writes nothing, and the basket read back",
+      async () => {
+        await ok("svc_cart_clear", { all: true });
+        let seq = await lastSeq();
+        const dry = await ok("svc_cart_add", {
+          venue: PP,
+          item: CARBONARA,
+          options: [{ group: "size", value: "LARGE" }, { group: "Extra toppings", value: "burrata" }],
+          dry_run: true,
+        });
+        assert.equal(dry.dry_run, true);
+        assert.equal(dry.basket_id, null, "no basket yet");
+        assert.equal(dry.lines.length, 1);
+        assert.equal(dry.lines[0].line_total.amount, 1390 + 300 + 390);
+        assert.deepEqual(await writes(seq), [], "a dry run posts nothing");
+        assert.equal((await ok("svc_cart_count")).count, 0);
+
+        seq = await lastSeq();
+        const real = await ok("svc_cart_add", {
+          venue: PP,
+          item: CARBONARA,
+          options: [{ group: "size", value: "LARGE" }, { group: "Extra toppings", value: "burrata" }],
+        });
+        assert.equal(real.dry_run, false);
+        assert.deepEqual(real.lines, dry.lines, "the dry run showed exactly what was written");
+        assert.equal((await writes(seq)).length, 1);
+        const cart = await ok("svc_cart_get", { details: true });
+        assert.equal(cart.basket.lines[0].id, CARBONARA);
+        assert.equal(cart.basket.total.amount, 1390 + 300 + 390);
+        assert.equal((await ok("svc_cart_count")).count, 1);
+      },
+    );
+
+    await t.step("set count is idempotent; 0 removes; remove takes units", async () => {
+      await ok("svc_cart_add", { venue: PP, item: FOCACCIA });
+      let seq = await lastSeq();
+      const two = await ok("svc_cart_set_count", { item: FOCACCIA, count: 3 });
+      assert.deepEqual([two.previous_count, two.count, two.changed, two.mutation], [1, 3, true, "set_count"]);
+      assert.equal((await writes(seq)).length, 1);
+      seq = await lastSeq();
+      const again = await ok("svc_cart_set_count", { item: FOCACCIA, count: 3 });
+      assert.deepEqual([again.changed, again.mutation], [false, "none"]);
+      assert.deepEqual(await writes(seq), [], "the same count again writes nothing");
+      const removed = await ok("svc_cart_remove", { item: FOCACCIA, count: 1 });
+      assert.equal(removed.removed_count, 1);
+      const zero = await ok("svc_cart_set_count", { item: FOCACCIA, count: 0 });
+      assert.deepEqual([zero.previous_count, zero.mutation], [2, "remove"]);
+      const cart = await ok("svc_cart_get");
+      assert.deepEqual(cart.basket.lines.map((l: Structured) => l.id), [CARBONARA]);
+      seq = await lastSeq();
+      const absent = await ok("svc_cart_set_count", { item: FOCACCIA, count: 0 });
+      assert.equal(absent.changed, false);
+      assert.deepEqual(await writes(seq), []);
+    });
+
+    await t.step("checkout preview explains the price", async () => {
+      const p = await ok("svc_checkout_preview", { tip: 100 });
+      assert.equal(p.status, "ready");
+      assert.equal(p.preview_only, true);
+      assert.equal(p.applied_delivery_mode, "standard");
+      assert.ok(p.available_delivery_modes.includes("priority"));
+      assert.equal(p.price.items_subtotal.amount, 1390 + 300 + 390);
+      assert.ok(p.price.fees.some((f: Structured) => /service/i.test(f.label)));
+      assert.equal(p.price.tip.amount, 100);
+      assert.equal(p.price.consistent, true, "the rows add up to the payable amount");
+      const log = await h.log();
+      assert.ok(
+        !log.some((e) => /purchase|orders?$/.test(e.path) && e.method !== "GET"),
+        "no placement call",
+      );
+    });
+
+    await t.step("two concurrent cart adds both land (serialised inside the server)", async () => {
+      await ok("svc_cart_clear", { all: true });
+      const seq = await lastSeq();
+      const [a, b] = await Promise.all([
+        h.call("svc_cart_add", { venue: PP, item: TIRAMISU }),
+        h.call("svc_cart_add", { venue: PP, item: FOCACCIA, count: 2 }),
+      ]);
+      assert.ok(!a.isError && !b.isError, textOf(a) + textOf(b));
+      const cart = await ok("svc_cart_get");
+      assert.deepEqual(
+        cart.basket.lines.map((l: Structured) => [l.id, l.count]).sort(),
+        [[FOCACCIA, 2], [TIRAMISU, 1]],
+      );
+      const posts = await writes(seq);
+      assert.equal(posts.length, 2);
+      const items = (e: { body?: unknown }) => (e.body as { items: { id: string }[] }).items.map((i) => i.id);
+      assert.equal(items(posts[0]).length, 1, "the first write held one item");
+      assert.equal(items(posts[1]).length, 2, "the second write was built after the first landed");
+    });
+
+    await t.step(
+      "invalid inputs are tool errors with SVC_INVALID_ARGUMENT and no upstream call",
+      async () => {
+        const seq = await lastSeq();
+        const bad: Array<[string, Record<string, unknown>, RegExp]> = [
+          ["svc_venues_search", { lat: 60.1 }, /lat and lon must be given together/],
+          ["svc_venues_search", { lat: 100, lon: 24 }, /invalid lat/],
+          ["svc_venues_search", { address: "Kotikatu 5", lat: 60, lon: 24 }, /address cannot be combined/],
+          ["svc_venues_search", { limit: 0 }, /limit/],
+          ["svc_venues_search", { sort: "price" }, /sort/],
+          [
+            "svc_menu_get",
+            { venue: PP, query: "a", category: "b" },
+            /query cannot be combined with category/,
+          ],
+          [
+            "svc_menu_get",
+            { venue: PP, min_price: 500, max_price: 100 },
+            /min_price 500 is above max_price 100/,
+          ],
+          ["svc_menu_get", { venue: "Not a slug!" }, /is not a venue/],
+          ["svc_menu_get", {}, /venue/],
+          ["svc_cart_add", { venue: PP, item: TIRAMISU, query: "x" }, /not both/],
+          ["svc_cart_add", { venue: PP }, /needs an item id or URL, query <name>, or cheapest/],
+          ["svc_cart_add", { venue: PP, item: "carbonara" }, /is not an item/],
+          ["svc_cart_add", { venue: PP, item: TIRAMISU, count: 1.5 }, /count/],
+          ["svc_cart_add", { venue_id: PP, item: TIRAMISU }, /Unrecognized key/],
+          ["svc_cart_clear", { venue: PP, all: true }, /venue and all cannot be combined/],
+          ["svc_cart_remove", { item: TIRAMISU, count: 1, all: true }, /count and all cannot be combined/],
+          ["svc_order_get", { purchase_id: "../etc" }, /not a purchase id/],
+          ["svc_checkout_preview", { delivery_mode: "drone" }, /delivery_mode/],
+          ["svc_items_search", { query: "   " }, /query/],
+        ];
+        for (const [name, args, message] of bad) {
+          const r = await h.call(name, args);
+          const meta = errorMeta(r);
+          assert.equal(meta.code, "SVC_INVALID_ARGUMENT", `${name} ${JSON.stringify(args)}: ${textOf(r)}`);
+          assert.equal(meta.retryable, false);
+          assert.match(textOf(r), message, `${name} ${JSON.stringify(args)}`);
+          assert.doesNotMatch(textOf(r), /--[a-z]/, "phrased with argument names, not CLI flags");
+        }
+        assert.deepEqual(
+          (await h.log()).filter((e) => e.seq > seq),
+          [],
+          "no upstream call for invalid input",
+        );
+        await assert.rejects(h.client.callTool({ name: "svc_order_place", arguments: {} }), /unknown tool/);
+      },
+    );
+
+    await t.step("domain errors carry their facts: option rules, query suggestions", async () => {
+      let r = await h.call("svc_cart_add", { venue: PP, item: CARBONARA });
+      assert.equal(errorMeta(r).code, "SVC_OPTION_INVALID");
+      assert.match(textOf(r), /Size/);
+      r = await h.call("svc_cart_add", { venue: PP, query: "a" });
+      const meta = errorMeta(r);
+      assert.equal(meta.code, "SVC_ITEM_AMBIGUOUS");
+      assert.ok(Array.isArray(meta.details.suggestions));
+    });
+
+    await t.step("DELIVERY_MODE_UNAVAILABLE is a structured result listing the available modes", async () => {
+      await ok("svc_cart_add", { venue: "kebab-kontula", cheapest: true });
+      const r = await h.call("svc_checkout_preview", { venue: "kebab-kontula", delivery_mode: "priority" });
+      const meta = errorMeta(r);
+      assert.equal(meta.code, "SVC_DELIVERY_MODE_UNAVAILABLE");
+      assertConforms(byName.get("svc_checkout_preview") as Tool, r);
+      const s = r.structuredContent as Structured;
+      assert.equal(s.status, "delivery_mode_unavailable");
+      assert.equal(s.code, "DELIVERY_MODE_UNAVAILABLE");
+      assert.deepEqual(s.available_delivery_modes, ["standard", "takeaway"]);
+      assert.deepEqual(meta.details.available_delivery_modes, ["standard", "takeaway"]);
+    });
+
+    await t.step(
+      "rate limited: the structured error with retry facts, no endpoint or URL in the text",
+      async () => {
+        await h.faults([{
+          host: "consumer_api",
+          path: "/order-xp/web/v1/pages/baskets",
+          status: 429,
+          retry_after: "30",
+        }]);
+        const r = await h.call("svc_cart_get");
+        const meta = errorMeta(r);
+        assert.deepEqual([meta.code, meta.retryable, meta.retry_after_ms], [
+          "SVC_RATE_LIMITED",
+          true,
+          30_000,
+        ]);
+        assert.equal(meta.details.upstream_status, 429);
+        const all = JSON.stringify(r);
+        assert.doesNotMatch(all, /127\.0\.0\.1|\/order-xp|https?:\/\//, "no upstream URL or endpoint");
+        await h.faults([]);
+        await ok("svc_cart_get");
+      },
+    );
+
+    await t.step(
+      "an expired access token is refreshed and saved (compare-and-swap), as in the CLI",
+      async () => {
+        const configPath = `${h.dir}/sandbox/.svc-config.json`;
+        const before = JSON.parse(await Deno.readTextFile(configPath)).profiles.default.wtoken as string;
+        const res = await fetch(`${await h.sandboxUrl()}/__sim/expire-access`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ access_token: before }),
+        });
+        assert.equal(res.status, 200);
+        await res.body?.cancel();
+        const seq = await lastSeq();
+        const r = await h.call("svc_cart_count");
+        assert.ok(!r.isError, textOf(r));
+        assert.deepEqual((r._meta as { warnings: string[] }).warnings, [
+          "access token refreshed automatically",
+        ]);
+        const log = (await h.log()).filter((e) => e.seq > seq);
+        assert.deepEqual(
+          log.map((e) => `${e.method} ${e.path} ${e.status}`),
+          [
+            "GET /order-xp/v1/baskets/count 401",
+            "POST /v1/wauth2/access_token 200",
+            "GET /order-xp/v1/baskets/count 200",
+          ],
+        );
+        const after = JSON.parse(await Deno.readTextFile(configPath)).profiles.default.wtoken as string;
+        assert.notEqual(after, before, "the refreshed token was saved to the profile");
+      },
+    );
+
+    await t.step(
+      "auth is read on every call: logout → SVC_AUTH_REQUIRED without a call; login works without a restart",
+      async () => {
+        await cli(h, ["logout"]);
+        const seq = await lastSeq();
+        const r = await h.call("svc_cart_get");
+        const meta = errorMeta(r);
+        assert.equal(meta.code, "SVC_AUTH_REQUIRED");
+        assert.match(String(meta.details.hint), /svc sandbox login` in a terminal/);
+        assert.match(textOf(r), /without a restart/);
+        assert.deepEqual(
+          (await h.log()).filter((e) => e.seq > seq),
+          [],
+          "no upstream call without a session",
+        );
+        const status = await ok("svc_status_get");
+        assert.equal(status.authenticated, false, "not signed in is a normal status result");
+        await cli(h, ["sandbox", "login"]);
+        assert.equal((await ok("svc_status_get")).authenticated, true);
+        await ok("svc_cart_get");
+      },
+    );
+
+    await t.step("every tool was called and conformed to its outputSchema", () => {
+      assert.deepEqual([...called].sort(), tools.map((x: Tool) => x.name).sort());
+    });
+  } finally {
+    await h.close();
+  }
+});
+
+/** A result of any tool never echoes a token (the sandbox profile's access token is a JWT). */
+Deno.test("svc mcp: no token in any result", async () => {
+  const h = await startMcp(["--sandbox", "mcp"]);
+  try {
+    const cfg = JSON.parse(await Deno.readTextFile(`${h.dir}/sandbox/.svc-config.json`));
+    const token = cfg.profiles.default.wtoken as string;
+    assert.ok(token.length > 20);
+    const results: CallToolResult[] = [
+      await h.call("svc_status_get"),
+      await h.call("svc_profile_get", { include: ["personal", "settings"] }),
+      await h.call("svc_cart_get"),
+    ];
+    for (const r of results) assert.ok(!JSON.stringify(r).includes(token));
+    assert.ok(!h.stderr().includes(token));
+  } finally {
+    await h.close();
+  }
+});
