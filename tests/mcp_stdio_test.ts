@@ -21,10 +21,10 @@ const BASKET_WRITE = /^\/order-xp\/v1\/baskets(\/bulk\/delete)?$/;
 type Structured = Record<string, any>;
 
 /** Runs the real CLI against the same svc directory (and so the same sandbox profile). */
-async function cli(h: McpHandle, args: string[]) {
+async function cli(h: McpHandle, args: string[], extraEnv: Record<string, string> = {}) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...SVC_PERMISSIONS, MAIN, "--sandbox", ...args],
-    env: h.env,
+    env: { ...h.env, ...extraEnv },
     clearEnv: true,
     stdin: "null",
     stdout: "piped",
@@ -32,6 +32,7 @@ async function cli(h: McpHandle, args: string[]) {
   }).spawn();
   const r = await collect(child);
   assert.equal(r.code, 0, `svc ${args.join(" ")}: ${r.stdout}${r.stderr}`);
+  return r;
 }
 
 Deno.test("svc mcp over stdio: every tool against the sandbox, the error contract, serialised basket writes", async (t) => {
@@ -377,6 +378,38 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
         await cli(h, ["sandbox", "login"]);
         assert.equal((await ok("svc_status_get")).authenticated, true);
         await ok("svc_cart_get");
+      },
+    );
+
+    await t.step(
+      "stats tools read the local history: none yet → SVC_STATS_ENV_ERROR; after a sync, the CLI's figures",
+      async () => {
+        const none = await h.call("svc_stats_summary");
+        assert.equal(errorMeta(none).code, "SVC_STATS_ENV_ERROR");
+        assert.match(String(errorMeta(none).details.hint), /svc stats sync/);
+        const bad = await h.call("svc_stats_query", { by: "month", from: "2026-13-40" });
+        assert.equal(errorMeta(bad).code, "SVC_INVALID_ARGUMENT");
+        await cli(h, ["stats", "sync"], { SVC_STATS_MIN_INTERVAL_MS: "0" });
+        const seq = await lastSeq();
+        const summary = await ok("svc_stats_summary", { from: "2026-01-01" });
+        const cliSummary =
+          JSON.parse((await cli(h, ["stats", "summary", "--from", "2026-01-01", "--format", "json"])).stdout)
+            .data;
+        assert.deepEqual(
+          summary.headline.map((x: Structured) => [x.currency, x.orders, x.spend_minor]),
+          cliSummary.headline.map((x: Structured) => [x.currency, x.orders, x.spend_minor]),
+          "the same shared queries as `svc stats summary`",
+        );
+        assert.ok(summary.counted_orders > 0);
+        const months = await ok("svc_stats_query", { by: "month", limit: 3 });
+        assert.ok(months.rows.length > 0 && months.rows.length <= 3);
+        const days = await ok("svc_stats_query", { by: "weekday" });
+        assert.equal(days.rows[0].key, "monday");
+        assert.deepEqual(
+          (await h.log()).filter((e) => e.seq > seq),
+          [],
+          "local files only: no upstream call",
+        );
       },
     );
 

@@ -1,8 +1,7 @@
 /**
  * The tool registry: how a tool is declared (zod input and output schemas, annotations, a thin run
  * function over src/services), the toolsets in their fixed order, and the selection by
- * `--toolsets` and `--read-only`. A toolset is one small file under tools/; the stats toolset
- * arrives with the `stats` command (its slot is below).
+ * `--toolsets` and `--read-only`. A toolset is one small file under tools/.
  */
 
 import type { z } from "zod";
@@ -78,9 +77,8 @@ export interface Toolset {
 }
 
 /**
- * Toolsets in catalogue order. Each loads lazily (zod and the services it wraps). `null`: the slot
- * exists but its tools arrive later — stats: summary figures and a grouped query over the local
- * history database, both read-only, in tools/stats.ts once `svc stats` exists.
+ * Toolsets in catalogue order. Each loads lazily (zod and the services it wraps). `null`: a slot
+ * whose tools arrive later (none today).
  */
 const LOADERS: Record<ToolsetName, (() => Promise<Toolset>) | null> = {
   account: async () => (await import("./tools/account.ts")).toolset,
@@ -88,7 +86,7 @@ const LOADERS: Record<ToolsetName, (() => Promise<Toolset>) | null> = {
   venue: async () => (await import("./tools/venue.ts")).toolset,
   cart: async () => (await import("./tools/cart.ts")).toolset,
   checkout: async () => (await import("./tools/checkout.ts")).toolset,
-  stats: null,
+  stats: async () => (await import("./tools/stats.ts")).toolset,
 };
 
 /** Toolsets that exist now. */

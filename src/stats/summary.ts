@@ -2,7 +2,17 @@
 
 import { DatabaseSync } from "node:sqlite";
 import { SvcError } from "../core/errors.ts";
-import { type Filters, type SqlDb, type SqlParam, type Summary, summary } from "./queries.ts";
+import {
+  type Filters,
+  monthly,
+  type SqlDb,
+  type SqlParam,
+  type Summary,
+  summary,
+  topItems,
+  topVenues,
+  weekdayHour,
+} from "./queries.ts";
 import { ensureSchema } from "./schema.ts";
 
 /** node:sqlite as the queries' adapter. */
@@ -13,7 +23,8 @@ export function nodeSqliteDb(db: DatabaseSync): SqlDb {
   };
 }
 
-export async function localSummary(dbPath: string, f: Filters): Promise<Summary> {
+/** Runs `fn` on the local history file; SVC_STATS_ENV_ERROR (with the command to run) when there is none. */
+async function onLocalDb<T>(dbPath: string, fn: (db: SqlDb) => T): Promise<T> {
   try {
     await Deno.stat(dbPath);
   } catch {
@@ -24,8 +35,65 @@ export async function localSummary(dbPath: string, f: Filters): Promise<Summary>
   const db = new DatabaseSync(dbPath);
   try {
     ensureSchema(db);
-    return summary(nodeSqliteDb(db), f);
+    return fn(nodeSqliteDb(db));
   } finally {
     db.close();
   }
+}
+
+export function localSummary(dbPath: string, f: Filters): Promise<Summary> {
+  return onLocalDb(dbPath, (db) => summary(db, f));
+}
+
+export const GROUPINGS = ["month", "venue", "item", "weekday"] as const;
+export type Grouping = typeof GROUPINGS[number];
+
+/** One group of counted orders; amounts per currency, never converted. */
+export interface GroupRow {
+  key: string;
+  /** Null for weekdays (orders counted across currencies). */
+  currency: string | null;
+  orders: number;
+  /** Total spend in minor units (null for items: their rows count units). */
+  spend_minor: number | null;
+  /** Units bought (items only). */
+  units: number | null;
+}
+
+/** `order_local_weekday`: 0 is Sunday (history-db.md §1.5). */
+const WEEKDAY_NAMES = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+
+/** Counted orders grouped by month, venue, item or weekday (the shared metric queries). */
+export function localGroups(dbPath: string, by: Grouping, f: Filters, limit: number): Promise<GroupRow[]> {
+  return onLocalDb(dbPath, (db) => {
+    const row = (
+      key: string,
+      currency: string | null,
+      orders: number,
+      spend: number | null,
+      units: number | null,
+    ) => ({
+      key,
+      currency,
+      orders,
+      spend_minor: spend,
+      units,
+    });
+    if (by === "month") {
+      return monthly(db, f).map((m) => row(m.month, m.currency, m.orders, m.total_minor, null)).slice(-limit);
+    }
+    if (by === "venue") {
+      return topVenues(db, f, "spend", limit).map((v) =>
+        row(v.venue, v.currency, v.orders, v.spend_minor, null)
+      );
+    }
+    if (by === "item") {
+      return topItems(db, f, limit).map((i) => row(i.item, i.currency, i.orders, null, i.units));
+    }
+    const days = new Map<number, number>();
+    for (const c of weekdayHour(db, f)) days.set(c.weekday, (days.get(c.weekday) ?? 0) + c.orders);
+    // Monday first.
+    return [...days].sort((a, b) => (a[0] + 6) % 7 - (b[0] + 6) % 7)
+      .map(([d, n]) => row(WEEKDAY_NAMES[d] ?? String(d), null, n, null, null));
+  });
 }

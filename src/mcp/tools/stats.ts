@@ -1,0 +1,95 @@
+/**
+ * Stats toolset: the local order-history database `svc stats` keeps, read-only. Summary figures and
+ * one grouped query, both through the metric queries the dashboard and `svc stats summary` share.
+ */
+
+import { join } from "node:path";
+import { z } from "zod";
+import { SvcError } from "../../core/errors.ts";
+import { GROUPINGS, localGroups, localSummary } from "../../stats/summary.ts";
+import type { Filters } from "../../stats/queries.ts";
+import { tool, type Toolset } from "../registry.ts";
+import { nint, nstr } from "../schemas.ts";
+import type { CallContext } from "../runtime.ts";
+
+/** Reads local files only: no upstream call, nothing changed. */
+const LOCAL = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/** A local date; checked in filters() (a pattern in every schema would cost catalogue space). */
+const day = z.string().describe("YYYY-MM-DD");
+const range = {
+  from: day.optional(),
+  to: day.optional(),
+  currency: z.string().optional(),
+};
+
+function filters(args: { from?: string; to?: string; currency?: string }): Filters {
+  for (const [name, v] of [["from", args.from], ["to", args.to]] as const) {
+    if (v !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(v)))) {
+      throw new SvcError("SVC_INVALID_ARGUMENT", `invalid ${name} "${v}": use a date as YYYY-MM-DD`);
+    }
+  }
+  if (args.currency !== undefined && !/^[A-Za-z]{3}$/.test(args.currency)) {
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      `invalid currency "${args.currency}": use an ISO code such as EUR`,
+    );
+  }
+  if (args.from && args.to && args.from > args.to) {
+    throw new SvcError("SVC_INVALID_ARGUMENT", "from is after to");
+  }
+  return { from: args.from, to: args.to, currency: args.currency?.toUpperCase() };
+}
+
+function dbPath(call: CallContext): string {
+  const dir = call.settings.paths.stats;
+  if (!dir) throw new SvcError("SVC_STATS_ENV_ERROR", "no stats directory (HOME is not set)");
+  return join(dir, "db", "svc-history.sqlite");
+}
+
+const summary = tool({
+  name: "svc_stats_summary",
+  description: "Spending per currency from the local order history (`svc stats sync` fills it).",
+  toolset: "stats",
+  input: z.strictObject(range),
+  output: z.object({
+    fresh_through: nstr,
+    counted_orders: z.int(),
+    headline: z.array(z.object({
+      currency: z.string(),
+      orders: z.int(),
+      spend_minor: nint,
+      median_basket_minor: nint,
+    })),
+  }),
+  annotations: LOCAL,
+  async run(args, call) {
+    const s = await localSummary(dbPath(call), filters(args));
+    const data = { ...s, fresh_through: s.coverage.fresh_through, counted_orders: s.coverage.counted_orders };
+    const line = s.headline.map((h) => `${h.orders} orders, ${h.spend_minor ?? 0} ${h.currency}`).join("; ");
+    return { data, summary: line || "no counted orders" };
+  },
+});
+
+const query = tool({
+  name: "svc_stats_query",
+  description: "Orders of the local history grouped by month, venue, item or weekday.",
+  toolset: "stats",
+  input: z.strictObject({ by: z.enum(GROUPINGS), ...range, limit: z.int().min(1).max(100).default(12) }),
+  output: z.object({
+    rows: z.array(
+      z.object({ key: z.string(), currency: nstr, orders: z.int(), spend_minor: nint, units: nint }),
+    ),
+  }),
+  annotations: LOCAL,
+  async run(args, call) {
+    const rows = await localGroups(dbPath(call), args.by, filters(args), args.limit);
+    return { data: { rows }, summary: `${rows.length} group(s) by ${args.by}` };
+  },
+});
+
+export const toolset: Toolset = {
+  name: "stats",
+  description: "local order-history figures (read-only)",
+  tools: [summary, query],
+};
