@@ -138,3 +138,22 @@ export function assertNoSecrets(text: string, secrets: string[]): void {
     if (s && text.includes(s)) throw new Error(`output leaks a secret (${s.slice(0, 8)}…):\n${text}`);
   }
 }
+
+/**
+ * Round-trip depth of a run from the request log: the longest chain of upstream calls each of which
+ * started only after the previous one had ended (calls that overlap are one trip). With latency
+ * injected into the sandbox this is the number of sequential round trips a command needs.
+ */
+export function roundTripDepth(log: RequestLogEntry[]): number {
+  const calls = log.filter((e) => e.host !== "control" && e.host !== "unknown").map((e) => {
+    const start = Date.parse(e.at);
+    return { start, end: start + e.duration_ms };
+  }).sort((a, b) => a.start - b.start);
+  const level: number[] = [];
+  calls.forEach((c, i) => {
+    let before = 0;
+    for (let j = 0; j < i; j++) if (calls[j].end <= c.start) before = Math.max(before, level[j]);
+    level[i] = before + 1;
+  });
+  return Math.max(0, ...level);
+}

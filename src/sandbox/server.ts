@@ -26,6 +26,8 @@ export interface SandboxOptions {
   routes?: Route[];
   /** Token-bucket limit on the order-history routes (429 + Retry-After); off when absent. */
   orderRateLimit?: { rate_per_second: number; burst?: number };
+  /** Latency added to every upstream request (ms): round trips become visible in time. */
+  latencyMs?: number;
 }
 
 export interface Sandbox {
@@ -46,6 +48,8 @@ export interface Sandbox {
   held(): number;
   /** Lets every held request go on. */
   releaseHeld(): void;
+  /** Sets the latency added to every upstream request (ms; 0 for none). */
+  setLatency(ms: number): void;
   clearLog(): void;
   setFaults(faults: Fault[]): void;
   addFault(fault: Fault): void;
@@ -126,6 +130,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   let seq = 0;
   let saving: Promise<void> = Promise.resolve();
   const holds = new Set<() => void>();
+  let latencyMs = opts.latencyMs ?? 0;
   const hold = () => new Promise<void>((resolve) => holds.add(resolve));
 
   /** Saves are chained so that snapshots land on disk in order. */
@@ -240,6 +245,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       const auth = token ? await verifyAccessToken(state, token) : null;
       const fault = host === "unknown" ? undefined : takeFault(faults, host, req.method, path);
       const real = () => dispatch(req, url, host, path, auth, rawBody, body).catch(internalError);
+      if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
       const res = fault ? await applyFault(fault, real, hold) : await real();
       entries.push({
         seq: ++seq,
@@ -286,6 +292,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     log: () => [...entries],
     inflight: () => active,
     held: () => holds.size,
+    setLatency: (ms) => {
+      latencyMs = Math.max(0, ms);
+    },
     releaseHeld: () => {
       for (const release of holds) release();
       holds.clear();

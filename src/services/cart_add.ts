@@ -15,6 +15,7 @@ import {
   assortmentDetails,
   contentDetail,
   degradable,
+  fetchItemPage,
   itemPage,
   type MenuItem,
   type OptionGroup,
@@ -267,11 +268,16 @@ const completeOptions = (o: OptionGroup[] | undefined) => !!o && !o.some((g) => 
  * option values, then venue content when there is still no item or no price. Blocked or missing
  * items fail; availability must be stated somewhere.
  */
-async function refreshItem(ctx: ServiceContext, venue: VenueStatic, itemId: string): Promise<CurrentItem> {
+async function refreshItem(
+  ctx: ServiceContext,
+  venue: VenueStatic,
+  itemId: string,
+  prefetched?: Promise<unknown>,
+): Promise<CurrentItem> {
   let page: VenueItemDetail | undefined;
   let missing = false;
   try {
-    page = await itemPage(ctx, venue, itemId);
+    page = await itemPage(ctx, venue, itemId, prefetched);
   } catch (e) {
     if (!degradable(e)) throw e;
     if (e.code === "SVC_NOT_FOUND") missing = true;
@@ -440,17 +446,32 @@ async function planAdd(
   location: () => Promise<ResolvedLocation>,
   req: AddRequest,
 ): Promise<AddPlan> {
+  // Round trips: the baskets page does not depend on the venue or the item, and the item page needs
+  // only the venue id: both start at once, alongside the venue's resolution (reads only).
+  const basketsRead = (async () => {
+    const loc = await location();
+    return { loc, baskets: await loadBaskets(ctx, loc, { strict: true }) };
+  })();
+  basketsRead.catch(() => {}); // awaited below; a failure before then is not unhandled
+  const early = req.item && req.venue.kind === "id"
+    ? {
+      venueId: req.venue.id,
+      itemId: req.item.itemId,
+      page: fetchItemPage(ctx, req.venue.id, req.item.itemId),
+    }
+    : undefined;
+  early?.page.catch(() => {});
   const venue = await resolveAddVenue(ctx, req, location);
   const itemId = await chooseItemId(ctx, venue, req);
-  const current = await refreshItem(ctx, venue, itemId);
+  const prefetched = early && early.venueId === venue.id && early.itemId === itemId ? early.page : undefined;
+  const current = await refreshItem(ctx, venue, itemId, prefetched);
   if (current.blocked) {
     throw new SvcError(
       "SVC_ITEM_UNAVAILABLE",
       `item ${current.name ?? itemId} cannot be added: ${current.blocked}`,
     );
   }
-  const loc = await location();
-  const baskets = await loadBaskets(ctx, loc, { strict: true });
+  const { loc, baskets } = await basketsRead;
   const basket = baskets.find((b) => b.venue.id === venue.id);
   if (basket) assertCompleteSnapshot(basket);
 

@@ -588,9 +588,16 @@ export async function venueMenu(
   req: MenuRequest,
   location?: () => Promise<ResolvedLocation>,
 ): Promise<VenueMenu> {
+  // The first assortment read needs only the slug: given a slug, it shares a round trip with a cold
+  // venue page (whose own error, such as an unknown slug, still wins).
+  const first = (slug: string) =>
+    req.query !== undefined ? searchMenu(ctx, slug, req.query) : assortmentRoot(ctx, slug);
+  const early = ref.kind === "slug" ? first(ref.slug) : undefined;
+  early?.catch(() => {});
   const venue = await openVenue(ctx, ref, location);
   const id = identityOf(venue, ctx.locale);
   const slug = venue.slug;
+  const firstRead = () => early ?? first(slug);
   const filters: MenuFilters = {
     min_price: req.minPrice ?? null,
     max_price: req.maxPrice ?? null,
@@ -609,16 +616,7 @@ export async function venueMenu(
   if (req.query !== undefined) {
     scope = "search";
     completeness = "unknown";
-    const { data } = await ctx.gw.request({
-      host: "consumer_api",
-      method: "POST",
-      path: `${assortmentPath(slug)}/items/search`,
-      query: { language: language(ctx.locale) },
-      json: { q: req.query },
-      auth: "optional",
-      retry: true, // a read, not a mutation
-    });
-    const body = obj(data);
+    const body = await firstRead();
     if (body?.items === undefined || body.items === null) {
       ctx.warn(`the search in "${slug}" returned no item list`);
     }
@@ -627,7 +625,7 @@ export async function venueMenu(
     scope = "category";
     const slugWanted = req.category;
     // A full assortment already holds every category: filter it, with no category call.
-    const root = await assortmentRoot(ctx, slug).catch((e) => {
+    const root = await firstRead().catch((e) => {
       if (!unavailableError(e)) throw e;
       return undefined;
     });
@@ -665,7 +663,7 @@ export async function venueMenu(
   } else {
     let root: Json | undefined;
     try {
-      root = await assortmentRoot(ctx, slug);
+      root = await firstRead();
     } catch (e) {
       if (!unavailableError(e)) throw e;
       ctx.warn(`the menu of "${slug}" is unavailable: ${e.message} [${e.code}]`);
@@ -801,6 +799,20 @@ function missingCategory(slug: string, wanted: string, tree: CategoryNode[], cau
   });
 }
 
+/** POST the venue-scoped item search. */
+async function searchMenu(ctx: ServiceContext, slug: string, q: string): Promise<Json | undefined> {
+  const { data } = await ctx.gw.request({
+    host: "consumer_api",
+    method: "POST",
+    path: `${assortmentPath(slug)}/items/search`,
+    query: { language: language(ctx.locale) },
+    json: { q },
+    auth: "optional",
+    retry: true, // a read, not a mutation
+  });
+  return obj(data);
+}
+
 /** Nothing could be loaded: the first request's own error. */
 function firstFailure(loaded: Loaded): unknown {
   if (loaded.firstError instanceof SvcError) return loaded.firstError;
@@ -878,15 +890,22 @@ export async function itemPage(
   ctx: ServiceContext,
   venue: VenueStatic,
   itemId: string,
+  /** The raw page already requested (by venue id) while the venue was being resolved. */
+  prefetched?: Promise<unknown>,
 ): Promise<VenueItemDetail | undefined> {
+  return itemDetailOf(await (prefetched ?? fetchItemPage(ctx, venue.id, itemId)), venue, ctx);
+}
+
+/** GET the item page's raw payload; it needs only the venue id, so it can start before the venue page. */
+export async function fetchItemPage(ctx: ServiceContext, venueId: string, itemId: string): Promise<unknown> {
   const { data } = await ctx.gw.request({
     host: "consumer_api",
     method: "GET",
-    path: `/order-xp/web/v1/pages/venue/${encodeURIComponent(venue.id)}/item/${encodeURIComponent(itemId)}`,
+    path: `/order-xp/web/v1/pages/venue/${encodeURIComponent(venueId)}/item/${encodeURIComponent(itemId)}`,
     query: { language: language(ctx.locale) },
     auth: "optional",
   });
-  return itemDetailOf(data, venue, ctx);
+  return data;
 }
 
 /** Items by id from the assortment's items endpoint (batches of ITEM_BATCH_SIZE), with options. */

@@ -337,12 +337,19 @@ export async function venueDetails(
   include: DetailSection[],
   location: () => Promise<ResolvedLocation>,
 ): Promise<VenueDetails> {
+  // Given a slug, the dynamic page (fees) shares a round trip with a cold venue page.
+  const fetchFees = async (slug: string) => {
+    const loc = await location();
+    return { loc, data: await dynamicPage(ctx, slug, loc) };
+  };
+  const early = include.includes("fees") && ref.kind === "slug" ? fetchFees(ref.slug) : undefined;
+  early?.catch(() => {});
   const page = await openVenue(ctx, ref, location);
   const out = detailsOf(page, include, ctx);
   if (include.includes("fees")) {
     try {
-      const loc = await location();
-      out.fees = feesOf(await dynamicPage(ctx, page.slug, loc), out.currency, loc, ctx);
+      const { loc, data } = await (early ?? fetchFees(page.slug));
+      out.fees = feesOf(data, out.currency, loc, ctx);
       for (const t of out.fees?.promotions ?? []) if (!out.promotions.includes(t)) out.promotions.push(t);
     } catch (e) {
       if (!degradable(e)) throw e;
@@ -475,9 +482,12 @@ export async function venueCategories(
   paging: Paging,
   location?: () => Promise<ResolvedLocation>,
 ): Promise<VenueCategories> {
+  // Given a slug, the assortment shares a round trip with a cold venue page (its error still wins).
+  const early = ref.kind === "slug" ? assortmentRoot(ctx, ref.slug) : undefined;
+  early?.catch(() => {});
   const venue = await openVenue(ctx, ref, location);
   const id = identityOf(venue, ctx.locale);
-  const root = await assortmentRoot(ctx, venue.slug);
+  const root = await (early ?? assortmentRoot(ctx, venue.slug));
   const strategy = str(root.loading_strategy) ?? null;
   const leaves = leafCategories(parseCategoryTree(root.categories, ctx.warn));
   if (!Array.isArray(root.categories)) ctx.warn(`the assortment of "${venue.slug}" lists no categories`);
