@@ -188,6 +188,7 @@ Deno.test("sandbox serve prints the SVC_*_URL exports of a live simulator and st
       "SVC_LOGIN_URL",
       "SVC_PAYMENT_URL",
       "SVC_RELEASE_API_URL",
+      "SVC_SANDBOX_SECRET",
       "SVC_USER_API_URL",
     ]);
     assert.match(exports.SVC_USER_API_URL, /^http:\/\/127\.0\.0\.1:\d+\/user-api$/);

@@ -5,6 +5,7 @@ import { ensurePrivateDir, readTextIfExists } from "../config/files.ts";
 import { updateConfig } from "../config/store.ts";
 import type { Hosts } from "../gateway/hosts.ts";
 import { startSandbox } from "../sandbox/mod.ts";
+import { beforeInterruptExit } from "./interrupt.ts";
 
 export interface OpenSandbox {
   hosts: Hosts;
@@ -50,5 +51,14 @@ export async function openSandbox(paths: Paths & { state: string }, profile: str
     await sandbox.close();
     throw e;
   }
-  return { hosts: hostsOf(sandbox.urls), seeded, close: () => sandbox.close() };
+  // An interrupt lets a state save in progress finish before the process exits.
+  const forget = beforeInterruptExit(() => sandbox.idle());
+  return {
+    hosts: hostsOf(sandbox.urls),
+    seeded,
+    close: () => {
+      forget();
+      return sandbox.close();
+    },
+  };
 }
