@@ -23,14 +23,20 @@ async function statOrNull(path: string): Promise<Deno.FileInfo | null> {
 /** Warnings for the directories and files of `files` that group or others can access. */
 export async function privacyWarnings(files: { path: string; what: string }[]): Promise<string[]> {
   if (Deno.build.os === "windows") return [];
+  // Everything is stat-ed at once: this runs on every command.
+  const checked = await Promise.all(files.map(async ({ path, what }) => {
+    const link = await Deno.lstat(path).catch(() => null);
+    const real = link?.isSymlink ? await Deno.realPath(path).catch(() => path) : path;
+    const dirs = [...new Set([dirname(path), dirname(real)])];
+    const [file, ...dirInfos] = await Promise.all([statOrNull(path), ...dirs.map(statOrNull)]);
+    return { path, what, file, dirs: dirs.map((dir, i) => ({ dir, info: dirInfos[i] })) };
+  }));
   const out: string[] = [];
   const seenDirs = new Set<string>();
-  for (const { path, what } of files) {
-    const real = await Deno.realPath(path).catch(() => path);
-    for (const dir of new Set([dirname(path), dirname(real)])) {
+  for (const { path, what, file, dirs } of checked) {
+    for (const { dir, info } of dirs) {
       if (seenDirs.has(dir)) continue;
       seenDirs.add(dir);
-      const info = await statOrNull(dir);
       const mode = info?.isDirectory ? modeOf(info) : null;
       if (mode !== null && (mode & 0o077) !== 0) {
         out.push(
@@ -39,8 +45,7 @@ export async function privacyWarnings(files: { path: string; what: string }[]): 
         );
       }
     }
-    const info = await statOrNull(path);
-    const mode = info?.isFile ? modeOf(info) : null;
+    const mode = file?.isFile ? modeOf(file) : null;
     if (mode !== null && (mode & 0o077) !== 0) {
       out.push(
         `${what} ${path} is accessible to other users (mode ${octal(mode)}): run \`chmod 600 ${path}\``,
