@@ -44,6 +44,9 @@ async function serve(rt: Runtime): Promise<void> {
   const hosts = hostsOf(sandbox.urls);
   const exports: Record<string, string> = {
     SVC_CONFIG_PATH: configPath,
+    // The slug cache and stats dir default to ~/.svc: keep the sandbox's venues out of the real cache.
+    SVC_SLUG_CACHE_PATH: join(paths.dir, "serve", ".svc-slug-cache.json"),
+    SVC_STATS_DIR: join(paths.dir, "serve", "stats"),
     ...Object.fromEntries(
       (Object.keys(HOST_ENV) as Array<keyof typeof HOST_ENV>).map((h) => [HOST_ENV[h], hosts[h]]),
     ),

@@ -195,25 +195,27 @@ async function writeAtomic(path: string, text: string): Promise<void> {
 }
 
 /**
- * Runs `fn` while holding an exclusive advisory lock on `<path>.lock` (flock), so that
- * concurrent svc processes serialise their read-modify-write cycles. Under the lock, leftover
+ * Runs `fn` while holding an exclusive advisory lock (flock) on `<file>.lock`, so that concurrent svc
+ * processes serialise their read-modify-write cycles. `<file>` is the file `path` names: the target
+ * when `path` is a symlink, so that every name of one file shares one lock. Under the lock, leftover
  * temp files of interrupted saves of the file are removed first.
  */
 export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
   await ensurePrivateDir(dirname(path));
+  const target = await Deno.realPath(path).catch(() => path);
+  const lockPath = `${target}.lock`;
   let lock: Deno.FsFile;
   try {
-    lock = await Deno.open(`${path}.lock`, { read: true, write: true, create: true, mode: 0o600 });
+    lock = await Deno.open(lockPath, { read: true, write: true, create: true, mode: 0o600 });
   } catch (e) {
-    throw fileError("create lock file", `${path}.lock`, e);
+    throw fileError("create lock file", lockPath, e);
   }
   try {
     try {
       await lock.lock(true);
     } catch (e) {
-      throw fileError("lock", `${path}.lock`, e);
+      throw fileError("lock", lockPath, e);
     }
-    const target = await Deno.realPath(path).catch(() => path);
     const owner = isPosix ? (await lock.stat()).uid : null;
     await removeStaleTemps(target, owner);
     return await fn();
