@@ -5,7 +5,13 @@ import { VERSION } from "./src/version.ts";
 
 async function main(args: string[]): Promise<number> {
   if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
-    console.log(VERSION);
+    try {
+      Deno.stdout.writeSync(new TextEncoder().encode(VERSION + "\n"));
+    } catch (e) {
+      if (e instanceof Deno.errors.BrokenPipe) return 0;
+      console.error(`Error: cannot write the output to stdout: ${(e as Error).message} [SVC_OUTPUT_ERROR]`);
+      return 1;
+    }
     return 0;
   }
   const { run } = await import("./src/cli/app.ts");

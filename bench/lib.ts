@@ -1,6 +1,6 @@
 /** Bench helpers: wall time and peak resident memory of a child process (Linux /proc or /usr/bin/time). */
 
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -65,6 +65,9 @@ export function sandboxEnv(
 ): Record<string, string> {
   return {
     SVC_CONFIG_PATH: configPath,
+    // The slug cache and stats dir default to ~/.svc: keep them next to the throwaway config.
+    SVC_SLUG_CACHE_PATH: join(dirname(configPath), ".svc-slug-cache.json"),
+    SVC_STATS_DIR: join(dirname(configPath), "stats"),
     SVC_AUTH_URL: urls.auth_url,
     SVC_USER_API_URL: urls.user_api_url,
     SVC_CONSUMER_API_URL: urls.consumer_api_url,

@@ -74,6 +74,8 @@ export async function benchMenu(runs = Number(Deno.env.get("BENCH_MENU_RUNS") ??
   const sandbox = await startSandbox({ port: 0 });
   const env = {
     SVC_CONFIG_PATH: join(tmp, "config.json"),
+    SVC_SLUG_CACHE_PATH: join(tmp, ".svc-slug-cache.json"),
+    SVC_STATS_DIR: join(tmp, "stats"),
     NO_COLOR: "1",
     SVC_AUTH_URL: sandbox.urls.auth_url,
     SVC_USER_API_URL: sandbox.urls.user_api_url,

@@ -2,6 +2,7 @@
 
 import assert from "node:assert/strict";
 import { assertNoSecrets, calls, withEnv } from "./helpers.ts";
+import { redactedToken } from "../src/sandbox/mod.ts";
 
 type Status = {
   authenticated: boolean;
@@ -126,10 +127,11 @@ Deno.test("401 triggers one refresh and one retry; the new access token is saved
   await withEnv(async (t) => {
     const s = await t.sandbox.mintSession();
     await t.run(["login", "--wtoken", s.access_token, "--wrtoken", s.refresh_token]);
-    await fetch(`${t.sandbox.baseUrl}/__sim/expire-access`, {
+    const expired = await t.sim("expire-access", {
       method: "POST",
       body: JSON.stringify({ access_token: s.access_token }),
-    }).then((r) => r.body?.cancel());
+    });
+    assert.equal(expired.status, 200, await expired.text());
     const r = await t.run(["status", "--format", "json"]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const env = r.json<Status>();
@@ -141,7 +143,10 @@ Deno.test("401 triggers one refresh and one retry; the new access token is saved
       "GET user_api /v1/user/me",
     ]);
     const refresh = t.log()[1];
-    assert.deepEqual(refresh.body, { grant_type: "refresh_token", refresh_token: s.refresh_token });
+    assert.deepEqual(refresh.body, {
+      grant_type: "refresh_token",
+      refresh_token: await redactedToken(s.refresh_token),
+    });
     assert.equal(refresh.auth, "none");
     assert.equal(refresh.headers["content-type"], "application/x-www-form-urlencoded");
     const p = (await t.readConfig() as Profiles).profiles.default;
@@ -225,7 +230,10 @@ Deno.test("refresh token search order: --wrtoken wins over the profile's", async
     const r = await t.run(["status", "--wrtoken", flag.refresh_token, "--format", "json"]);
     assert.equal(r.code, 0);
     const refresh = t.log().find((e) => e.host === "auth");
-    assert.equal((refresh?.body as Record<string, string>).refresh_token, flag.refresh_token);
+    assert.equal(
+      (refresh?.body as Record<string, string>).refresh_token,
+      await redactedToken(flag.refresh_token),
+    );
     // Credentials given as flags are per-run: the profile is not rewritten.
     const p = (await t.readConfig() as Profiles).profiles.default;
     assert.equal(p.wtoken, saved.access_token);

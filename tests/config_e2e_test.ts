@@ -189,11 +189,17 @@ Deno.test("sandbox serve prints the SVC_*_URL exports of a live simulator and st
       "SVC_LOGIN_URL",
       "SVC_PAYMENT_URL",
       "SVC_RELEASE_API_URL",
+      "SVC_SANDBOX_SECRET",
+      "SVC_SLUG_CACHE_PATH",
+      "SVC_STATS_DIR",
       "SVC_USER_API_URL",
     ]);
     assert.match(exports.SVC_USER_API_URL, /^http:\/\/127\.0\.0\.1:\d+\/user-api$/);
     assert.equal(exports.SVC_LOGIN_URL, `${exports.SVC_AUTH_URL}/login`);
     assert.ok(exports.SVC_CONFIG_PATH.includes("/sandbox/"), "a private sandbox config, not the real one");
+    for (const k of ["SVC_SLUG_CACHE_PATH", "SVC_STATS_DIR"]) {
+      assert.ok(exports[k].includes("/sandbox/"), `${k}: the sandbox's venues stay out of the real ~/.svc`);
+    }
     assert.ok(!/eyJ/.test(text), "no token printed");
     // A shell following the exports is signed in as the demo user and never touches the real profile.
     await t.writeConfig({ version: 1, profiles: { default: { wtoken: "REAL-TOKEN-0123456789abcdef" } } });

@@ -104,6 +104,7 @@ export async function startFixtureServer(routes: FixtureRoute[]): Promise<Fixtur
     ...baseEnv(),
     SVC_CONFIG_PATH: join(dir, "home", ".svc-config.json"),
     SVC_SLUG_CACHE_PATH: join(dir, "home", ".svc-slug-cache.json"),
+    SVC_STATS_DIR: join(dir, "stats"),
     SVC_AUTH_URL: urls.auth,
     SVC_USER_API_URL: urls.user_api,
     SVC_CONSUMER_API_URL: urls.consumer_api,

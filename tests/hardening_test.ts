@@ -238,11 +238,11 @@ Deno.test("auth audit: an embedded refresh token survives rotation; unrelated --
     assert.notEqual(p.wtoken, embedded, "the rotated access token was saved");
     assert.equal(p.wrefresh_token, s.refresh_token, "the embedded refresh token is kept, pinned");
     // …so the next expiry can still be refreshed.
-    await fetch(`${t.sandbox.baseUrl}/__sim/expire-access`, {
+    await (await t.sim("expire-access", {
       method: "POST",
       body: JSON.stringify({ access_token: p.wtoken }),
-      headers: { "content-type": "application/json", ...simHeaders(t) },
-    });
+      headers: { "content-type": "application/json" },
+    })).body?.cancel();
     r = await t.run(["status", ...J]);
     assert.equal(r.json<Any>().data.authenticated, true, r.stdout);
 
@@ -296,9 +296,3 @@ Deno.test("cart audit: remove by item URL picks that venue's basket; --line targ
     assert.deepEqual(calls(writes(t.log())), ["POST consumer_api /order-xp/v1/baskets"]);
   });
 });
-
-/** Headers the sandbox's control routes need (none, or its per-run secret when it has one). */
-function simHeaders(t: Env): Record<string, string> {
-  const secret = (t.sandbox as unknown as { controlSecret?: string }).controlSecret;
-  return secret ? { "x-sim-secret": secret } : {};
-}

@@ -2,7 +2,7 @@
 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { type Sandbox, SIM_SECRET_HEADER, startSandbox } from "../src/sandbox/mod.ts";
 import type { RequestLogEntry } from "../src/sandbox/types.ts";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -34,11 +34,25 @@ export interface Env {
   /** Starts the CLI without waiting for it. */
   spawn(args: string[], extraEnv?: Record<string, string>): { done: Promise<RunResult> };
   log(): RequestLogEntry[];
+  /** Calls a /__sim/* control route of the sandbox with its secret. */
+  sim(path: string, init?: RequestInit): Promise<Response>;
   readConfig(): Promise<Record<string, unknown>>;
   writeConfig(value: unknown): Promise<void>;
   close(): Promise<void>;
 }
 
+/** Calls a sandbox control route (`/__sim/<path>`) with the run's secret in `x-sim-secret`. */
+export function simFetch(sandbox: Sandbox, path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set(SIM_SECRET_HEADER, sandbox.controlSecret);
+  return fetch(`${sandbox.baseUrl}/__sim/${path.replace(/^\/+/, "")}`, { ...init, headers });
+}
+
+/**
+ * The environment svc runs with in tests: PATH, HOME, DENO_DIR, TMPDIR and LANG only. Tests add
+ * SVC_CONFIG_PATH, SVC_SLUG_CACHE_PATH and SVC_STATS_DIR (see `setup`), so svc never touches the
+ * real ~/.svc: the slug cache and stats dir default to ~/.svc, not the config's folder.
+ */
 export function baseEnv(): Record<string, string> {
   const keep = ["PATH", "HOME", "DENO_DIR", "TMPDIR", "LANG"];
   const out: Record<string, string> = { NO_COLOR: "1" };
@@ -87,6 +101,8 @@ export async function setup(): Promise<Env> {
   const env: Record<string, string> = {
     ...baseEnv(),
     SVC_CONFIG_PATH: configPath,
+    SVC_SLUG_CACHE_PATH: join(dir, "home", ".svc-slug-cache.json"),
+    SVC_STATS_DIR: join(dir, "stats"),
     SVC_AUTH_URL: sandbox.urls.auth_url,
     SVC_USER_API_URL: sandbox.urls.user_api_url,
     SVC_CONSUMER_API_URL: sandbox.urls.consumer_api_url,
@@ -104,6 +120,7 @@ export async function setup(): Promise<Env> {
     spawn,
     run: (args, extra) => spawn(args, extra).done,
     log: () => sandbox.log(),
+    sim: (path, init) => simFetch(sandbox, path, init),
     readConfig: async () => JSON.parse(await Deno.readTextFile(configPath)),
     writeConfig: async (value) => {
       await Deno.mkdir(join(dir, "home"), { recursive: true, mode: 0o700 });

@@ -55,8 +55,16 @@ export async function tempDir(): Promise<string> {
 }
 
 /** Environment of a server with its own svc directory (the sandbox lives in `<dir>/sandbox`). */
+/** The control secret of the in-process sandbox of the servers these tests start. */
+export const SIM_SECRET = "mcp-tests-" + crypto.randomUUID();
+
 export function mcpEnv(dir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { ...baseEnv(), SVC_CONFIG_PATH: join(dir, ".svc-config.json"), ...extra };
+  return {
+    ...baseEnv(),
+    SVC_CONFIG_PATH: join(dir, ".svc-config.json"),
+    SVC_SANDBOX_SECRET: SIM_SECRET,
+    ...extra,
+  };
 }
 
 async function waitFor<T>(what: string, probe: () => T | undefined, ms = 20_000): Promise<T> {
@@ -105,13 +113,13 @@ export async function startMcp(
     stderr: () => err,
     sandboxUrl,
     log: async () => {
-      const res = await fetch(`${await sandboxUrl()}/__sim/log`);
+      const res = await fetch(`${await sandboxUrl()}/__sim/log`, { headers: { "x-sim-secret": SIM_SECRET } });
       return ((await res.json()) as { entries: RequestLogEntry[] }).entries;
     },
     faults: async (list) => {
       const res = await fetch(`${await sandboxUrl()}/__sim/faults`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", "x-sim-secret": SIM_SECRET },
         body: JSON.stringify({ faults: list }),
       });
       await res.body?.cancel();

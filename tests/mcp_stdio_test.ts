@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { collect, MAIN, SVC_PERMISSIONS } from "./helpers.ts";
-import { assertConforms, errorMeta, type McpHandle, startMcp, textOf } from "./mcp_client.ts";
+import { assertConforms, errorMeta, type McpHandle, SIM_SECRET, startMcp, textOf } from "./mcp_client.ts";
 
 const PP = "pasta-piccola";
 const PP_ID = "650000000000000000000aa1";
@@ -333,7 +333,7 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
         const before = JSON.parse(await Deno.readTextFile(configPath)).profiles.default.wtoken as string;
         const res = await fetch(`${await h.sandboxUrl()}/__sim/expire-access`, {
           method: "POST",
-          headers: { "content-type": "application/json" },
+          headers: { "content-type": "application/json", "x-sim-secret": SIM_SECRET },
           body: JSON.stringify({ access_token: before }),
         });
         assert.equal(res.status, 200);

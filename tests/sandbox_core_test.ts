@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { DEMO_USER, loadState, type Route, type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import {
+  DEMO_USER,
+  loadState,
+  redactedToken,
+  type Route,
+  type Sandbox,
+  SIM_SECRET_HEADER,
+  startSandbox,
+} from "../src/sandbox/mod.ts";
 
 type Json = Record<string, unknown>;
 
@@ -33,8 +41,19 @@ async function callJson(
 
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
+/** A control call with the sandbox's secret (see `sim`). */
+function simInit(sb: Sandbox, init: RequestInit = {}): RequestInit {
+  const headers = new Headers(init.headers);
+  headers.set(SIM_SECRET_HEADER, sb.controlSecret);
+  return { ...init, headers };
+}
+
+function sim(sb: Sandbox, path: string, init: RequestInit = {}) {
+  return callJson(`${sb.baseUrl}/__sim/${path}`, simInit(sb, init));
+}
+
 function control(sb: Sandbox, path: string, body: unknown) {
-  return callJson(`${sb.baseUrl}/__sim/${path}`, {
+  return sim(sb, path, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
@@ -207,7 +226,7 @@ Deno.test("faults: truncate, html, delay and clearing", () =>
     assert.equal((await call(me, bearer(access_token))).status, 200);
     assert.ok(performance.now() - started >= 140);
 
-    assert.equal((await callJson(`${sb.baseUrl}/__sim/faults`, { method: "DELETE" })).status, 200);
+    assert.equal((await sim(sb, "faults", { method: "DELETE" })).status, 200);
     assert.equal((await call(me, bearer(access_token))).status, 200);
     assert.equal(sb.log().at(-1)!.fault, undefined, "no fault (no delay) applies any more");
   }));
@@ -226,7 +245,7 @@ Deno.test("request log records host requests but not control calls", () =>
       body: '{"a":1}',
     });
 
-    const { body } = await callJson(`${sb.baseUrl}/__sim/log`);
+    const { body } = await sim(sb, "log");
     const entries = body.entries as Json[];
     assert.deepEqual(entries, sb.log());
     assert.equal(entries.length, 3);
@@ -239,11 +258,14 @@ Deno.test("request log records host requests but not control calls", () =>
     assert.equal("authorization" in (me.headers as Json), false);
     assert.equal("body" in me, false);
     assert.deepEqual([rt.host, rt.status, rt.auth, rt.cookie], ["auth", 200, "none", false]);
-    assert.deepEqual(rt.body, { grant_type: "refresh_token", refresh_token });
+    assert.deepEqual(rt.body, {
+      grant_type: "refresh_token",
+      refresh_token: await redactedToken(refresh_token),
+    });
     assert.deepEqual([unknown.host, unknown.status, unknown.body], ["consumer_api", 404, { a: 1 }]);
     assert.equal(typeof unknown.duration_ms, "number");
 
-    assert.equal((await callJson(`${sb.baseUrl}/__sim/log`, { method: "DELETE" })).status, 200);
+    assert.equal((await sim(sb, "log", { method: "DELETE" })).status, 200);
     assert.deepEqual(sb.log(), []);
   }));
 
@@ -286,13 +308,13 @@ Deno.test("extra routes: params, optional auth and handler errors", () => {
 
 Deno.test("control state hides the secret and validates config", () =>
   withSandbox(async (sb) => {
-    const state = await callJson(`${sb.baseUrl}/__sim/state`);
+    const state = await sim(sb, "state");
     assert.equal(state.status, 200);
     assert.equal("secret" in state.body, false);
     assert.equal(state.body.refresh_rotation, "lenient");
     assert.equal((await control(sb, "config", { refresh_rotation: "sometimes" })).status, 400);
     assert.equal((await control(sb, "faults", { faults: [{}] })).status, 400);
-    assert.equal((await call(`${sb.baseUrl}/__sim/state`, { method: "POST" })).status, 405);
+    assert.equal((await call(`${sb.baseUrl}/__sim/state`, simInit(sb, { method: "POST" }))).status, 405);
     assert.deepEqual(sb.log(), []);
   }));
 

@@ -16,10 +16,7 @@ export async function signIn(t: Env): Promise<{ access_token: string; refresh_to
 }
 
 export async function sim(t: Env, path: string, body: unknown): Promise<void> {
-  const res = await fetch(`${t.sandbox.baseUrl}/__sim/${path}`, {
-    method: "POST",
-    body: JSON.stringify(body),
-  });
+  const res = await t.sim(path, { method: "POST", body: JSON.stringify(body) });
   const text = await res.text();
   if (!res.ok) throw new Error(`sim ${path}: ${res.status} ${text}`);
 }

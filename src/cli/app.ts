@@ -10,6 +10,8 @@ import { registerDiscovery } from "./discovery.ts";
 import { registerMcp } from "./mcp.ts";
 import { addGlobalFlags, OPTION_RANK, sniffFormat } from "./options.ts";
 import { renderError } from "./runtime.ts";
+import { installInterruptHandler, interruptSettled } from "./interrupt.ts";
+import { writeStdout } from "../output/stdout.ts";
 import { registerSandbox } from "./sandbox.ts";
 import { registerStats } from "./stats.ts";
 import { registerVenue } from "./venue.ts";
@@ -103,22 +105,47 @@ function subcommandSuggestion(program: Command, argv: string[]): string | undefi
 /** Applies exitOverride and captured output to every command, so usage errors become SVC_USAGE. */
 function harden(cmd: Command, errors: string[]): void {
   cmd.exitOverride();
-  cmd.configureOutput({ writeErr: (s) => errors.push(s), outputError: (s) => errors.push(s) });
+  cmd.configureOutput({
+    writeOut: (s) => writeStdout(s),
+    writeErr: (s) => errors.push(s),
+    outputError: (s) => errors.push(s),
+  });
   for (const sub of cmd.commands) harden(sub, errors);
 }
 
 export async function run(argv: string[]): Promise<number> {
+  const code = await runCommand(argv);
+  await interruptSettled(); // an interrupt being handled ends the process itself (exit 130)
+  return code;
+}
+
+async function runCommand(argv: string[]): Promise<number> {
   const program = buildProgram();
   const errors: string[] = [];
   harden(program, errors);
-  if (argv.length === 0) {
-    program.outputHelp();
-    return 0;
-  }
+  const view = {
+    format: sniffFormat(argv),
+    verbose: argv.includes("--verbose"),
+    profile: "default",
+    locale: "en-FI",
+    warnings: [] as string[],
+    color: !argv.includes("--no-color"),
+  };
+  installInterruptHandler(view, (err, v) => renderError(err, { ...v, byInterrupt: true }));
   try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      return 0;
+    }
     await program.parseAsync(argv, { from: "user" });
     return typeof Deno.exitCode === "number" ? Deno.exitCode : 0;
   } catch (e) {
+    if (e instanceof Deno.errors.BrokenPipe) return 0;
+    if (e instanceof SvcError) {
+      // e.g. SVC_OUTPUT_ERROR while printing help to a full stdout
+      await renderError(e, { ...view, format: "table" });
+      return e.exitCode;
+    }
     if (e instanceof CommanderError) {
       if (e.exitCode === 0 || e.code === "commander.helpDisplayed" || e.code === "commander.version") {
         if (errors.length) console.error(errors.join("").trimEnd());
@@ -136,14 +163,7 @@ export async function run(argv: string[]): Promise<number> {
       const path = reached(program, argv).path;
       await renderError(
         new SvcError("SVC_USAGE", message, { hint: `see \`svc ${[...path, "--help"].join(" ")}\`` }),
-        {
-          format: sniffFormat(argv),
-          verbose: argv.includes("--verbose"),
-          profile: "default",
-          locale: "en-FI",
-          warnings: [],
-          color: !argv.includes("--no-color"),
-        },
+        view,
       );
       return 2;
     }

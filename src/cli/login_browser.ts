@@ -17,6 +17,7 @@ import {
   formatDuration,
 } from "../login/flow.ts";
 import type { Runtime } from "./runtime.ts";
+import { deferInterrupts } from "./interrupt.ts";
 
 const MIN_TIMEOUT_MS = 1_000;
 const MAX_TIMEOUT_MS = 3_600_000;
@@ -84,6 +85,7 @@ function interruptSignal(): { signal: AbortSignal; dispose(): void } {
   const onSignal = () => ac.abort();
   const names: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT", "SIGBREAK"] : ["SIGINT", "SIGTERM"];
   const added: Deno.Signal[] = [];
+  const release = deferInterrupts(); // the login closes its browser, then reports SVC_INTERRUPTED
   for (const s of names) {
     try {
       Deno.addSignalListener(s, onSignal);
@@ -92,7 +94,10 @@ function interruptSignal(): { signal: AbortSignal; dispose(): void } {
   }
   return {
     signal: ac.signal,
-    dispose: () => added.forEach((s) => Deno.removeSignalListener(s, onSignal)),
+    dispose: () => {
+      added.forEach((s) => Deno.removeSignalListener(s, onSignal));
+      release();
+    },
   };
 }
 

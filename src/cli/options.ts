@@ -95,12 +95,44 @@ function usage(message: string): SvcError {
 export function sniffFormat(argv: string[]): Format {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
+    if (a === "--") break; // operands follow
     if (a === "--json") return "json";
     const v = a.startsWith("--format=") ? a.slice(9) : a === "--format" ? argv[i + 1] : undefined;
     const f = v?.toLowerCase();
     if (f === "json" || f === "yaml" || f === "table") return f;
   }
   return "table";
+}
+
+/**
+ * The output settings to report an error with when the global flags themselves are invalid: each
+ * flag as far as it is valid (`--json` counts), else its default. Never throws.
+ */
+export function lenientGlobals(
+  opts: Record<string, unknown>,
+): { format: Format; verbose: boolean; profile: string; locale: string; color: boolean } {
+  const f = typeof opts.format === "string" ? opts.format.toLowerCase() : undefined;
+  const format: Format = f === "json" || f === "yaml" || f === "table"
+    ? f
+    : opts.json === true
+    ? "json"
+    : "table";
+  const profile = typeof opts.profile === "string" && validProfileName(opts.profile)
+    ? opts.profile
+    : DEFAULT_PROFILE;
+  const locale = typeof opts.locale === "string" && LOCALE.test(opts.locale) ? opts.locale : "en-FI";
+  return { format, verbose: opts.verbose === true, profile, locale, color: opts.color !== false };
+}
+
+const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+function validProfileName(name: string): boolean {
+  try {
+    validateProfileName(name);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function parseGlobals(opts: Record<string, unknown>): GlobalOptions {
@@ -112,7 +144,7 @@ export function parseGlobals(opts: Record<string, unknown>): GlobalOptions {
     throw usage(`unsupported --format "${opts.format}": use table, json or yaml`);
   }
   const locale = String(opts.locale ?? "en-FI");
-  if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(locale)) {
+  if (!LOCALE.test(locale)) {
     throw usage(`invalid --locale "${locale}": use a BCP-47 tag such as en-FI`);
   }
   const sandboxEnv = Deno.env.get("SVC_SANDBOX");

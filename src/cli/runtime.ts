@@ -17,11 +17,15 @@ import { colorEnabled, makeStyle, type Style } from "../output/style.ts";
 import { lineSafe, sanitizeDeep } from "../output/sanitize.ts";
 import {
   type GlobalOptions,
+  lenientGlobals,
   type LocationOverride,
   mergedOptions,
   parseGlobals,
   parseLocation,
 } from "./options.ts";
+import { claimOutput, interruptMayWrite, setInterruptView } from "./interrupt.ts";
+import { writeStderrLine, writeStdout } from "../output/stdout.ts";
+import { privacyWarnings } from "../config/privacy.ts";
 import { LOCATION_AWARE } from "./tree.ts";
 import { SlugCache } from "../config/slug_cache.ts";
 import type { ServiceContext } from "../services/context.ts";
@@ -60,6 +64,16 @@ export class Runtime {
     this.globals = globals;
     this.opts = opts;
     this.paths = paths;
+    setInterruptView({ ...globals, warnings: this.warnings });
+  }
+
+  /** Warns about an existing config/cache directory or file other users can access (never chmods it). */
+  private async checkPrivacy(): Promise<void> {
+    const found = await privacyWarnings([
+      { path: this.paths.config, what: "config file" },
+      { path: this.paths.slugCache, what: "slug cache" },
+    ]);
+    for (const w of found) this.warn(w);
   }
 
   static async create(cmd: Command): Promise<Runtime> {
@@ -67,7 +81,11 @@ export class Runtime {
     const globals = parseGlobals(opts);
     const location = LOCATION_AWARE.has(cmd) ? parseLocation(opts) : {};
     const real = resolvePaths();
-    if (!globals.sandbox) return Object.assign(new Runtime(globals, opts, real), { location });
+    if (!globals.sandbox) {
+      const rt = Object.assign(new Runtime(globals, opts, real), { location });
+      await rt.checkPrivacy();
+      return rt;
+    }
     const sbx = sandboxPaths(real);
     const rt = Object.assign(new Runtime(globals, opts, sbx), { location });
     const { openSandbox } = await import("./sandbox_runtime.ts");
@@ -75,6 +93,7 @@ export class Runtime {
     rt.sandbox = handle;
     rt.hosts = handle.hosts;
     if (handle.seeded) rt.warn("sandbox: created a demo profile signed in as the sandbox user");
+    await rt.checkPrivacy();
     return rt;
   }
 
@@ -178,7 +197,7 @@ export class Runtime {
   async services(): Promise<ServiceContext> {
     return {
       gw: await this.getGateway(),
-      slugCache: new SlugCache(this.paths.slugCache),
+      slugCache: new SlugCache(this.paths.slugCache, undefined, (m) => this.warn(m)),
       locale: this.globals.locale,
       profile: await this.profile(),
       warn: (m) => this.warn(m),
@@ -228,7 +247,8 @@ export class Runtime {
     const tableMod = await import("../output/table.ts");
     // Renderers see terminal-safe strings; our own styling is applied after.
     const text = table(sanitizeDeep(data), { style, table: tableMod });
-    if (text) console.log(text);
+    await claimOutput();
+    if (text) writeStdout(text + "\n");
     for (const w of warnings) console.error(style.yellow(`Warning: ${lineSafe(w)}`));
   }
 
@@ -258,13 +278,21 @@ export class Runtime {
   }
 }
 
-export async function writeEnvelope(env: Envelope, format: "json" | "yaml"): Promise<void> {
-  if (format === "json") {
-    console.log(JSON.stringify(env, null, 2));
-    return;
-  }
-  const { dump } = await import("js-yaml");
-  Deno.stdout.writeSync(new TextEncoder().encode(dump(env, { noRefs: true, lineWidth: -1 })));
+/**
+ * Writes the one envelope to stdout. `byInterrupt`: the SVC_INTERRUPTED envelope, written only when
+ * the command has not written its own (see ./interrupt.ts).
+ */
+export async function writeEnvelope(
+  env: Envelope,
+  format: "json" | "yaml",
+  byInterrupt = false,
+): Promise<void> {
+  const text = format === "json"
+    ? JSON.stringify(env, null, 2) + "\n"
+    : (await import("js-yaml")).dump(env, { noRefs: true, lineWidth: -1 });
+  if (!byInterrupt) await claimOutput();
+  else if (!interruptMayWrite()) return;
+  writeStdout(text);
 }
 
 export interface ErrorContext {
@@ -274,19 +302,34 @@ export interface ErrorContext {
   locale: string;
   warnings: string[];
   color: boolean;
+  /** The SVC_INTERRUPTED report of the signal handler (./interrupt.ts). */
+  byInterrupt?: boolean;
 }
 
-/** Errors: the envelope on stdout in json/yaml; a message on stderr in table mode. Never a stack trace. */
+/**
+ * Errors: the envelope on stdout in json/yaml; a message on stderr in table mode. Never a stack trace.
+ * When stdout itself cannot be written (SVC_OUTPUT_ERROR), the message goes to stderr in every mode.
+ */
 export async function renderError(err: SvcError, ctx: ErrorContext): Promise<void> {
-  if (ctx.format !== "table") {
-    await writeEnvelope({
-      meta: makeMeta(ctx.profile, ctx.locale),
-      data: null,
-      warnings: ctx.warnings,
-      error: errorObject(err, ctx.verbose),
-    }, ctx.format);
-    return;
+  if (ctx.format !== "table" && err.code !== "SVC_OUTPUT_ERROR") {
+    try {
+      await writeEnvelope(
+        {
+          meta: makeMeta(ctx.profile, ctx.locale),
+          data: null,
+          warnings: ctx.warnings,
+          error: errorObject(err, ctx.verbose),
+        },
+        ctx.format,
+        ctx.byInterrupt,
+      );
+      return;
+    } catch (e) {
+      if (e instanceof Deno.errors.BrokenPipe) return;
+      err = toSvcError(e);
+    }
   }
+  if (ctx.byInterrupt && !interruptMayWrite()) return;
   const style = makeStyle(colorEnabled(!ctx.color) && Deno.stderr.isTerminal());
   const lines = [style.red(`Error: ${lineSafe(err.message)} [${err.code}]`)];
   if (err.hint && !(ctx.verbose && err.hint.includes("--verbose"))) lines.push(`Hint: ${lineSafe(err.hint)}`);
@@ -294,7 +337,7 @@ export async function renderError(err: SvcError, ctx: ErrorContext): Promise<voi
   // JSON.stringify escapes control characters itself.
   if (ctx.verbose && err.details) lines.push(`Details: ${JSON.stringify(err.details)}`);
   for (const w of ctx.warnings) lines.push(style.yellow(`Warning: ${lineSafe(w)}`));
-  console.error(lines.join("\n"));
+  writeStderrLine(lines.join("\n"));
 }
 
 /** Wraps a command action: builds the runtime, runs, renders errors, sets the exit code. */
@@ -313,18 +356,10 @@ export function action<A extends unknown[]>(
       if (rt) {
         Deno.exitCode = await rt.fail(e);
       } else {
+        // The global flags themselves failed (e.g. --lat without --lon with --json): still one
+        // envelope on stdout in json/yaml mode, from the flags as far as they can be read.
         const err = toSvcError(e);
-        const opts = mergedOptions(cmd);
-        await renderError(err, {
-          format: ["json", "yaml"].includes(String(opts.format).toLowerCase())
-            ? String(opts.format).toLowerCase() as "json" | "yaml"
-            : "table",
-          verbose: opts.verbose === true,
-          profile: typeof opts.profile === "string" ? opts.profile : "default",
-          locale: typeof opts.locale === "string" ? opts.locale : "en-FI",
-          warnings: [],
-          color: opts.color !== false,
-        });
+        await renderError(err, { ...lenientGlobals(mergedOptions(cmd)), warnings: [] });
         Deno.exitCode = err.exitCode;
       }
     } finally {

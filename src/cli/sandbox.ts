@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { HOST_ENV } from "../gateway/hosts.ts";
 import { DEFAULT_PROFILE, updateConfig } from "../config/store.ts";
 import { SvcError } from "../core/errors.ts";
-import { ensurePrivateDir } from "../config/files.ts";
+import { ensurePrivateDir, fileError } from "../config/files.ts";
+import { deferInterrupts } from "./interrupt.ts";
 import { sandboxPaths } from "../config/paths.ts";
 import { action, type Runtime } from "./runtime.ts";
 import { group, leaf } from "./tree.ts";
@@ -27,6 +28,12 @@ async function serve(rt: Runtime): Promise<void> {
         `port ${port} is already in use; pick another --port or omit it`,
       );
     }
+    if (e instanceof Deno.errors.PermissionDenied) {
+      throw new SvcError(
+        "SVC_INVALID_ARGUMENT",
+        `port ${port} cannot be used (permission denied); pick another`,
+      );
+    }
     throw e;
   }
   // A private config for shells pointed at this server, already signed in as the demo user, so
@@ -37,18 +44,25 @@ async function serve(rt: Runtime): Promise<void> {
   const hosts = hostsOf(sandbox.urls);
   const exports: Record<string, string> = {
     SVC_CONFIG_PATH: configPath,
+    // The slug cache and stats dir default to ~/.svc: keep the sandbox's venues out of the real cache.
+    SVC_SLUG_CACHE_PATH: join(paths.dir, "serve", ".svc-slug-cache.json"),
+    SVC_STATS_DIR: join(paths.dir, "serve", "stats"),
     ...Object.fromEntries(
       (Object.keys(HOST_ENV) as Array<keyof typeof HOST_ENV>).map((h) => [HOST_ENV[h], hosts[h]]),
     ),
     // `svc login` in such a shell signs in at the sandbox's own page.
     SVC_LOGIN_URL: `${hosts.auth}/login`,
+    // The control routes (/__sim/log, /__sim/faults, …) need it in the x-sim-secret header.
+    SVC_SANDBOX_SECRET: sandbox.controlSecret,
   };
   await rt.emit({ base_url: sandbox.baseUrl, port: sandbox.port, env: exports }, (d) =>
     [
       ...Object.entries(d.env).map(([k, v]) => `export ${k}=${v}`),
       "# with these exports svc uses a private sandbox config, signed in as the demo user",
-      `# sandbox marketplace on ${d.base_url} — request log: ${d.base_url}/__sim/log — Ctrl-C stops it`,
+      `# sandbox marketplace on ${d.base_url} — Ctrl-C stops it — request log:`,
+      `#   curl -H "x-sim-secret: $SVC_SANDBOX_SECRET" ${d.base_url}/__sim/log`,
     ].join("\n"));
+  deferInterrupts(); // Ctrl-C stops the server below (state saved), then exits 130
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     Deno.addSignalListener("SIGINT", stop);
@@ -94,7 +108,7 @@ async function login(rt: Runtime): Promise<void> {
 async function reset(rt: Runtime): Promise<void> {
   const paths = sandboxPaths(rt.paths);
   await Deno.remove(paths.dir, { recursive: true }).catch((e) => {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    if (!(e instanceof Deno.errors.NotFound)) throw fileError("remove", paths.dir, e);
   });
   await rt.emit({ reset: true, dir: paths.dir }, (d) => `sandbox state and profile removed (${d.dir})`);
 }

@@ -5,6 +5,7 @@ import { ensurePrivateDir, readTextIfExists } from "../config/files.ts";
 import { updateConfig } from "../config/store.ts";
 import type { Hosts } from "../gateway/hosts.ts";
 import { startSandbox } from "../sandbox/mod.ts";
+import { beforeInterruptExit } from "./interrupt.ts";
 
 export interface OpenSandbox {
   hosts: Hosts;
@@ -30,7 +31,13 @@ export function hostsOf(urls: {
 
 export async function openSandbox(paths: Paths & { state: string }, profile: string): Promise<OpenSandbox> {
   await ensurePrivateDir(paths.dir);
-  const sandbox = await startSandbox({ port: 0, statePath: paths.state });
+  // A process driving this one (a test, an agent's harness) may choose the control secret.
+  const secret = Deno.env.get("SVC_SANDBOX_SECRET")?.trim();
+  const sandbox = await startSandbox({
+    port: 0,
+    statePath: paths.state,
+    ...(secret ? { controlSecret: secret } : {}),
+  });
   let seeded = false;
   try {
     // First use: sign the sandbox profile in as the demo user, so every command can be tried at once.
@@ -50,5 +57,14 @@ export async function openSandbox(paths: Paths & { state: string }, profile: str
     await sandbox.close();
     throw e;
   }
-  return { hosts: hostsOf(sandbox.urls), seeded, close: () => sandbox.close() };
+  // An interrupt lets a state save in progress finish before the process exits.
+  const forget = beforeInterruptExit(() => sandbox.idle());
+  return {
+    hosts: hostsOf(sandbox.urls),
+    seeded,
+    close: () => {
+      forget();
+      return sandbox.close();
+    },
+  };
 }

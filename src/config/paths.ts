@@ -13,33 +13,33 @@ export interface Paths {
   sandbox: string;
 }
 
-function home(): string {
-  const h = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
-  if (!h) {
+function home(): string | undefined {
+  return Deno.env.get("HOME") || Deno.env.get("USERPROFILE") || undefined;
+}
+
+/**
+ * Real-account paths (spec §8/§10): the config is $SVC_CONFIG_PATH or ~/.svc/.svc-config.json; the
+ * slug cache and the stats dir are ~/.svc/.svc-slug-cache.json and ~/.svc/stats unless their own
+ * variables (SVC_SLUG_CACHE_PATH, SVC_STATS_DIR) are set — they do not follow SVC_CONFIG_PATH.
+ * Without HOME they sit next to the config. The sandbox dir does follow the config's folder.
+ */
+export function resolvePaths(): Paths {
+  const envConfig = Deno.env.get("SVC_CONFIG_PATH");
+  const h = home();
+  if (!envConfig && !h) {
     throw new SvcError(
       "SVC_CONFIG_INVALID",
       "HOME is not set; set SVC_CONFIG_PATH to choose where svc keeps its config",
     );
   }
-  return h;
-}
-
-function homeStats(): string {
-  const h = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
-  return h ? join(h, ".svc", "stats") : "";
-}
-
-/** Real-account paths from SVC_CONFIG_PATH, SVC_SLUG_CACHE_PATH, SVC_STATS_DIR. */
-export function resolvePaths(): Paths {
-  const envConfig = Deno.env.get("SVC_CONFIG_PATH");
-  const config = envConfig ? envConfig : join(home(), ".svc", ".svc-config.json");
+  const config = envConfig || join(h!, ".svc", ".svc-config.json");
   const dir = dirname(config);
+  const svcHome = h ? join(h, ".svc") : dir;
   return {
     dir,
     config,
-    slugCache: Deno.env.get("SVC_SLUG_CACHE_PATH") || join(dir, ".svc-slug-cache.json"),
-    // Never derived from SVC_CONFIG_PATH (spec §4.6); empty when there is no HOME (stats then asks for --stats-dir).
-    stats: Deno.env.get("SVC_STATS_DIR") || homeStats(),
+    slugCache: Deno.env.get("SVC_SLUG_CACHE_PATH") || join(svcHome, ".svc-slug-cache.json"),
+    stats: Deno.env.get("SVC_STATS_DIR") || join(svcHome, "stats"),
     sandbox: Deno.env.get("SVC_SANDBOX_DIR") || join(dir, "sandbox"),
   };
 }

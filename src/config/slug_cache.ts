@@ -1,9 +1,11 @@
 /**
  * The venue slug cache: slug → venue id plus the static venue-page payload, 24 h lifetime.
- * Private (0600), atomic and locked writes; a corrupt or unreadable file is ignored and rebuilt.
+ * Private (0600), atomic and locked writes with the same file rules as the config (src/config/files.ts);
+ * a corrupt cache is ignored and rebuilt, a file that is not svc's cache is ignored and kept.
  */
 
-import { readTextIfExists, withFileLock, writeFileAtomic } from "./files.ts";
+import { SvcError } from "../core/errors.ts";
+import { InvalidTextError, readTextIfExists, withFileLock, writeFileAtomic } from "./files.ts";
 
 export const SLUG_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
 const MAX_ENTRIES = 200;
@@ -19,18 +21,53 @@ interface CacheFile {
   venues: Record<string, SlugEntry>;
 }
 
-export class SlugCache {
-  constructor(readonly path: string, private readonly now: () => number = Date.now) {}
+/** A loaded cache; `foreign` says why the file on disk must not be overwritten. */
+interface Loaded {
+  file: CacheFile;
+  foreign?: string;
+}
 
-  private async load(): Promise<CacheFile> {
+const empty = (): CacheFile => ({ version: 1, venues: {} });
+
+export class SlugCache {
+  constructor(
+    readonly path: string,
+    private readonly now: () => number = Date.now,
+    /** Reports a cache that could not be saved (the command itself never fails for it). */
+    private readonly warn?: (message: string) => void,
+  ) {}
+
+  /**
+   * Reads the cache. Corrupt JSON (or JSON with only svc's keys) is treated as empty and rebuilt;
+   * a file that is not UTF-8 text, not a regular file, unreadable, or JSON of another shape is
+   * not svc's cache: it is ignored and never overwritten.
+   */
+  private async load(): Promise<Loaded> {
+    let text: string | undefined;
     try {
-      const text = await readTextIfExists(this.path);
-      const data = text === undefined ? undefined : JSON.parse(text);
-      if (data && typeof data === "object" && data.venues && typeof data.venues === "object") {
-        return { version: 1, venues: data.venues as Record<string, SlugEntry> };
-      }
-    } catch { /* unreadable or corrupt: start over */ }
-    return { version: 1, venues: {} };
+      text = await readTextIfExists(this.path);
+    } catch (e) {
+      return { file: empty(), foreign: e instanceof InvalidTextError ? e.message : "not readable" };
+    }
+    if (text === undefined) return { file: empty() };
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      return { file: empty() }; // a damaged cache: rebuilt
+    }
+    if (!data || typeof data !== "object" || Array.isArray(data)) {
+      return { file: empty(), foreign: "not a cache" };
+    }
+    const obj = data as Record<string, unknown>;
+    if (Object.keys(obj).some((k) => k !== "version" && k !== "venues")) {
+      return { file: empty(), foreign: "JSON of another shape" };
+    }
+    const venues = obj.venues;
+    if (venues && typeof venues === "object" && !Array.isArray(venues)) {
+      return { file: { version: 1, venues: venues as Record<string, SlugEntry> } };
+    }
+    return { file: empty() };
   }
 
   private fresh(e: SlugEntry | undefined): e is SlugEntry {
@@ -39,13 +76,13 @@ export class SlugCache {
   }
 
   async get(slug: string): Promise<SlugEntry | undefined> {
-    const e = (await this.load()).venues[slug];
+    const e = (await this.load()).file.venues[slug];
     return this.fresh(e) ? e : undefined;
   }
 
   /** A fresh entry whose id matches (reverse lookup for id → slug). */
   async findById(id: string): Promise<{ slug: string; entry: SlugEntry } | undefined> {
-    for (const [slug, e] of Object.entries((await this.load()).venues)) {
+    for (const [slug, e] of Object.entries((await this.load()).file.venues)) {
       if (this.fresh(e) && e.id === id) return { slug, entry: e };
     }
     return undefined;
@@ -54,13 +91,19 @@ export class SlugCache {
   async put(slug: string, id: string, payload?: unknown): Promise<void> {
     try {
       await withFileLock(this.path, async () => {
-        const file = await this.load();
+        const { file, foreign } = await this.load();
+        if (foreign) {
+          throw new SvcError("SVC_FILE_ERROR", `${this.path} is ${foreign}; svc will not overwrite it`);
+        }
         for (const [k, e] of Object.entries(file.venues)) if (!this.fresh(e)) delete file.venues[k];
         file.venues[slug] = { id, payload, fetched_at: new Date(this.now()).toISOString() };
         const keys = Object.keys(file.venues);
         for (const k of keys.slice(0, Math.max(0, keys.length - MAX_ENTRIES))) delete file.venues[k];
         await writeFileAtomic(this.path, JSON.stringify(file));
       });
-    } catch { /* the cache is an optimisation: failing to write it never fails a command */ }
+    } catch (e) {
+      // The cache is an optimisation: failing to write it never fails a command, but it is said.
+      this.warn?.(`slug cache not saved: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 }

@@ -1,7 +1,14 @@
 /** The profile store: named profiles in one JSON file, validated on read, written atomically under a lock. */
 
 import { SvcError } from "../core/errors.ts";
-import { readTextIfExists, withFileLock, writeFileAtomic } from "./files.ts";
+import {
+  fileError,
+  InvalidTextError,
+  isOsError,
+  readTextIfExists,
+  withFileLock,
+  writeFileAtomic,
+} from "./files.ts";
 
 export interface Profile {
   wtoken?: string;
@@ -95,6 +102,7 @@ async function readRaw(path: string): Promise<string | undefined> {
   try {
     return await readTextIfExists(path);
   } catch (e) {
+    if (e instanceof InvalidTextError) throw invalid(path, e.message);
     throw new SvcError("SVC_CONFIG_INVALID", `config file ${path} cannot be read: ${(e as Error).message}`);
   }
 }
@@ -112,7 +120,8 @@ export function serializeConfig(cfg: ConfigFile): string {
 
 /**
  * Read-modify-write under the cross-process lock. The mutator returns false to skip the write.
- * A corrupt file fails with SVC_CONFIG_INVALID before anything is written.
+ * A corrupt file fails with SVC_CONFIG_INVALID before anything is written; a file that cannot be
+ * written (read-only, dangling symlink, unwritable directory, disk full) fails with SVC_FILE_ERROR.
  */
 export async function updateConfig<T>(
   path: string,
@@ -127,6 +136,7 @@ export async function updateConfig<T>(
     });
   } catch (e) {
     if (e instanceof SvcError) throw e;
+    if (isOsError(e)) throw fileError("update config file", path, e);
     throw new SvcError("SVC_PROFILE_ERROR", `cannot update config file ${path}: ${(e as Error).message}`);
   }
 }

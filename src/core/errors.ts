@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   // local state
   SVC_CONFIG_INVALID: EXIT.error,
   SVC_PROFILE_ERROR: EXIT.error,
+  SVC_FILE_ERROR: EXIT.error,
   SVC_LOCATION_RESOLVE_ERROR: EXIT.error,
   // session
   SVC_AUTH_REQUIRED: EXIT.auth,
@@ -46,6 +47,7 @@ export const ERROR_CODES = {
   SVC_BROWSER_ERROR: EXIT.error,
   SVC_LOGIN_TIMEOUT: EXIT.error,
   // process
+  SVC_OUTPUT_ERROR: EXIT.error,
   SVC_INTERRUPTED: EXIT.interrupted,
   SVC_INTERNAL: EXIT.error,
 } as const;

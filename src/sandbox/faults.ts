@@ -29,14 +29,30 @@ export function describeFault(fault: Fault): string {
   return parts.filter(Boolean).join(" ") || "noop";
 }
 
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
 /** Applies a fault; `real` produces the response the server would otherwise send. */
 export async function applyFault(
   fault: Fault,
   real: () => Promise<Response>,
+  /** Ends a delay early (the server is closing: nobody waits for the answer). */
+  signal?: AbortSignal,
+  /** Waits until the test releases held requests (a `hold` fault). */
   hold: () => Promise<void> = () => Promise.resolve(),
 ): Promise<Response> {
   if (fault.hold) await hold();
-  if (fault.delay_ms) await new Promise((resolve) => setTimeout(resolve, fault.delay_ms));
+  if (fault.delay_ms) await delay(fault.delay_ms, signal);
   const headers = fault.retry_after === undefined ? undefined : { "retry-after": fault.retry_after };
   let res: Response;
   if (fault.html) {

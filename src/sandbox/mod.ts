@@ -1,5 +1,12 @@
 /** Public entry of the sandbox marketplace simulator. */
-export { type Sandbox, type SandboxOptions, startSandbox } from "./server.ts";
+export {
+  isLoopbackHost,
+  type Sandbox,
+  type SandboxOptions,
+  SIM_SECRET_HEADER,
+  startSandbox,
+} from "./server.ts";
+export { LOG_MAX_BODY_BYTES, LOG_MAX_ENTRIES, redactedToken } from "./request_log.ts";
 export { allRoutes, coreRoutes } from "./routes/index.ts";
 export { createState, loadState, saveState } from "./state.ts";
 export {

@@ -2,8 +2,15 @@
 import { applyFault, describeFault, takeFault } from "./faults.ts";
 import { apiError, isRecord, json } from "./http.ts";
 import { allRoutes } from "./routes/index.ts";
+import {
+  LOG_MAX_BODY_BYTES,
+  LOG_MAX_ENTRIES,
+  loggedBody,
+  loggedHeaders,
+  redactQuery,
+} from "./request_log.ts";
 import { setRateLimit, statsControl } from "./sim_stats.ts";
-import { createState, loadState, saveState } from "./state.ts";
+import { createState, loadState, randomHex, saveState } from "./state.ts";
 import { mintSession, readAccessToken, type SessionTokens, verifyAccessToken } from "./tokens.ts";
 import {
   type Fault,
@@ -28,6 +35,30 @@ export interface SandboxOptions {
   orderRateLimit?: { rate_per_second: number; burst?: number };
   /** Latency added to every upstream request (ms): round trips become visible in time. */
   latencyMs?: number;
+  /** The secret /__sim/* control calls must send in `x-sim-secret` (default: a random one per run). */
+  controlSecret?: string;
+  /** Request log bounds (defaults LOG_MAX_ENTRIES and LOG_MAX_BODY_BYTES). */
+  logMaxEntries?: number;
+  logMaxBodyBytes?: number;
+}
+
+/** The header that carries the control secret on /__sim/* calls. */
+export const SIM_SECRET_HEADER = "x-sim-secret";
+
+/** Host names the sandbox answers to; anything else (e.g. a DNS-rebinding name) gets 403. */
+const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+export function isLoopbackHost(host: string | null): boolean {
+  if (!host) return false;
+  const m = /^(\[[^\]]*\]|[^:\[\]]+)(?::\d{1,5})?$/.exec(host.trim().toLowerCase());
+  return !!m && LOOPBACK_NAMES.has(m[1]);
+}
+
+function sameSecret(given: string | null, secret: string): boolean {
+  if (given === null || given.length !== secret.length) return false;
+  let diff = 0;
+  for (let i = 0; i < secret.length; i++) diff |= given.charCodeAt(i) ^ secret.charCodeAt(i);
+  return diff === 0;
 }
 
 export interface Sandbox {
@@ -41,7 +72,14 @@ export interface Sandbox {
     release_api_url: string;
   };
   state: SandboxState;
+  /** The secret /__sim/* control calls must send in the `x-sim-secret` header. */
+  controlSecret: string;
+  /** The request log (at most logMaxEntries entries, secrets redacted). */
   log(): RequestLogEntry[];
+  /** Entries dropped from the front of the log to keep it within its cap. */
+  logDropped(): number;
+  /** Resolves when pending state saves have finished. */
+  idle(): Promise<void>;
   /** Upstream requests currently being answered (control calls excluded). */
   inflight(): number;
   /** Requests held by a `hold` fault, waiting for releaseHeld(). */
@@ -127,7 +165,21 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const routes = [...allRoutes(), ...(opts.routes ?? [])];
   let faults: Fault[] = [];
   let entries: RequestLogEntry[] = [];
+  let dropped = 0;
+  /** Aborted by close(): delayed faults answer at once, so closing never waits out a delay. */
+  const closing = new AbortController();
   let seq = 0;
+  const controlSecret = opts.controlSecret ?? randomHex(24);
+  const maxEntries = Math.max(1, opts.logMaxEntries ?? LOG_MAX_ENTRIES);
+  const maxBodyBytes = Math.max(0, opts.logMaxBodyBytes ?? LOG_MAX_BODY_BYTES);
+  const record = (entry: RequestLogEntry) => {
+    entries.push(entry);
+    if (entries.length > maxEntries) {
+      const excess = entries.length - maxEntries;
+      entries.splice(0, excess);
+      dropped += excess;
+    }
+  };
   let saving: Promise<void> = Promise.resolve();
   const holds = new Set<() => void>();
   let latencyMs = opts.latencyMs ?? 0;
@@ -145,9 +197,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   };
 
   const control: Record<string, (body: Record<string, unknown>) => Response | Promise<Response>> = {
-    "GET /__sim/log": () => json({ entries }),
+    "GET /__sim/log": () => json({ entries, dropped, max_entries: maxEntries, max_body_bytes: maxBodyBytes }),
     "DELETE /__sim/log": () => {
       entries = [];
+      dropped = 0;
       return ok();
     },
     "POST /__sim/faults": ({ faults: list }) => {
@@ -195,6 +248,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   if (opts.orderRateLimit) setRateLimit(state, opts.orderRateLimit);
 
   async function handleControl(req: Request, pathname: string): Promise<Response> {
+    if (!sameSecret(req.headers.get(SIM_SECRET_HEADER), controlSecret)) {
+      await req.body?.cancel().catch(() => {});
+      return apiError(
+        401,
+        401,
+        `control routes need the ${SIM_SECRET_HEADER} header (svc sandbox serve prints it as SVC_SANDBOX_SECRET)`,
+      );
+    }
     const handler = control[`${req.method} ${pathname}`];
     if (!handler) {
       return Object.keys(control).some((k) => k.endsWith(` ${pathname}`)) ? methodNotAllowed() : notFound();
@@ -234,8 +295,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const started = performance.now();
     const at = new Date().toISOString();
     const url = new URL(req.url);
+    if (!isLoopbackHost(req.headers.get("host"))) {
+      // DNS rebinding: a web page reaching 127.0.0.1 under another name. Not logged, not answered.
+      await req.body?.cancel().catch(() => {});
+      return apiError(403, 403, "forbidden: the sandbox answers only to 127.0.0.1, localhost or [::1]");
+    }
+    const isControl = url.pathname.startsWith("/__sim/");
     try {
-      if (url.pathname.startsWith("/__sim/")) return await handleControl(req, url.pathname);
+      if (isControl) return await handleControl(req, url.pathname);
       active++;
       const { host, path } = splitHost(url.pathname);
       const rawBody = await req.text();
@@ -246,22 +313,23 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       const fault = host === "unknown" ? undefined : takeFault(faults, host, req.method, path);
       const real = () => dispatch(req, url, host, path, auth, rawBody, body).catch(internalError);
       if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
-      const res = fault ? await applyFault(fault, real, hold) : await real();
-      entries.push({
+      const res = fault ? await applyFault(fault, real, closing.signal, hold) : await real();
+      const headers = await loggedHeaders(req.headers, ["authorization", "cookie", SIM_SECRET_HEADER]);
+      const query = await redactQuery(url.search.slice(1));
+      const logged = rawBody === "" ? undefined : await loggedBody(body, rawBody, maxBodyBytes);
+      record({
         seq: ++seq,
         at,
         host,
         method: req.method,
         path,
-        query: url.search.slice(1),
+        query,
         status: res.status,
         auth: authorization === null ? "none" : "bearer",
         auth_valid: auth !== null,
         cookie: req.headers.has("cookie"),
-        headers: Object.fromEntries(
-          [...req.headers].filter(([k]) => k !== "authorization" && k !== "cookie"),
-        ),
-        ...(rawBody !== "" && { body: body ?? rawBody }),
+        headers,
+        ...logged,
         ...(fault && { fault: describeFault(fault) }),
         duration_ms: Math.round(performance.now() - started),
       });
@@ -269,14 +337,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     } catch (err) {
       return internalError(err);
     } finally {
-      if (!url.pathname.startsWith("/__sim/")) active--;
+      if (!isControl) active--;
     }
   }
 
   const server = Deno.serve({ hostname: "127.0.0.1", port: opts.port ?? 0, onListen() {} }, handle);
   const port = server.addr.port;
   const baseUrl = `http://127.0.0.1:${port}`;
-  let closing: Promise<void> | undefined;
+  let closed: Promise<void> | undefined;
 
   return {
     baseUrl,
@@ -289,7 +357,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       release_api_url: baseUrl + HOST_PREFIX.release,
     },
     state,
+    controlSecret,
     log: () => [...entries],
+    logDropped: () => dropped,
+    idle: () => saving.catch(() => {}),
     inflight: () => active,
     held: () => holds.size,
     setLatency: (ms) => {
@@ -301,6 +372,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     },
     clearLog: () => {
       entries = [];
+      dropped = 0;
     },
     setFaults: (list) => {
       faults = structuredClone(list);
@@ -314,7 +386,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       return tokens;
     },
     close: () =>
-      closing ??= (async () => {
+      closed ??= (async () => {
+        closing.abort();
+        for (const release of holds) release();
         await server.shutdown();
         await persist();
       })(),

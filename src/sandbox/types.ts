@@ -106,7 +106,7 @@ export interface RequestLogEntry {
   method: string;
   /** Path below the host prefix. */
   path: string;
-  /** Query string without the leading "?" ("" when none). */
+  /** Query string without the leading "?" ("" when none); token-bearing parameters redacted. */
   query: string;
   status: number;
   /** "bearer" when an Authorization header was sent, else "none". */
@@ -115,10 +115,17 @@ export interface RequestLogEntry {
   auth_valid: boolean;
   /** Whether a Cookie header was sent. */
   cookie: boolean;
-  /** Request headers (lower-case names) except Authorization and Cookie, which `auth`/`cookie` summarise. */
+  /**
+   * Request headers (lower-case names) except Authorization, Cookie (summarised by `auth`/`cookie`)
+   * and x-sim-secret; token-bearing values redacted (see request_log.ts).
+   */
   headers: Record<string, string>;
-  /** Request body (JSON parsed when possible) — sandbox tokens only, never real secrets. */
+  /** Request body (JSON or form parsed when possible), with every token replaced by a fingerprint. */
   body?: unknown;
+  /** Set when the body was over the log's body cap: `body` is then a text preview of that many bytes. */
+  body_truncated?: true;
+  /** Size of the raw request body in bytes (with `body_truncated`). */
+  body_bytes?: number;
   /** Fault applied, if any. */
   fault?: string;
   duration_ms: number;
