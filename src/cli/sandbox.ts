@@ -43,11 +43,16 @@ async function serve(rt: Runtime): Promise<void> {
     // `svc login` in such a shell signs in at the sandbox's own page.
     SVC_LOGIN_URL: `${hosts.auth}/login`,
   };
-  await rt.emit({ base_url: sandbox.baseUrl, port: sandbox.port, env: exports }, (d) =>
+  await rt.emit({ base_url: sandbox.baseUrl, port: sandbox.port, env: exports }, (d, ui) =>
     [
+      // Shell lines stay whole (they are pasted); the comments wrap as comments.
       ...Object.entries(d.env).map(([k, v]) => `export ${k}=${v}`),
-      "# with these exports svc uses a private sandbox config, signed in as the demo user",
-      `# sandbox marketplace on ${d.base_url} — request log: ${d.base_url}/__sim/log — Ctrl-C stops it`,
+      ui.table.wrapText(
+        "# with these exports svc uses a private sandbox config, signed in as the demo user\n" +
+          `# sandbox marketplace on ${d.base_url} — request log: ${d.base_url}/__sim/log — Ctrl-C stops it`,
+        undefined,
+        "# ",
+      ),
     ].join("\n"));
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
