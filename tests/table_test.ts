@@ -299,3 +299,20 @@ Deno.test("a 20,000-row table renders every row once, aligned (the renderer is l
   assert.ok(widest(out) <= 60);
   assert.equal(new Set(ls.slice(2).map((l) => colOf(l, "€"))).size, 1, "one price column");
 });
+
+Deno.test("cell and line sanitising: clean text passes as is, anything else as before", async () => {
+  const { cellSafe, lineSafe } = await import("../src/output/sanitize.ts");
+  const cells: Array<[string, string]> = [
+    ["Plain text, €1.90", "Plain text, €1.90"],
+    [" a  b ", "a b"],
+    ["\u00a0x\u3000", "x"],
+    ["a\r\nb\tc\u2028d", "a b c d"],
+    ["x\x1b[1m", "x^[[1m"],
+    ["a\u202eb", "a\\u202eb"],
+    ["a\x85b", "a\\u0085b"],
+    ["a\u00a0b", "a\u00a0b"],
+  ];
+  for (const [input, want] of cells) assert.equal(cellSafe(input), want, JSON.stringify(input));
+  assert.equal(lineSafe("one\ntwo"), "one\ntwo");
+  assert.equal(lineSafe("a\r\nb\tc\x07"), "a\nb c^G");
+});

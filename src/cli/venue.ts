@@ -355,7 +355,7 @@ function optionsTable(
   );
 }
 
-const renderMenu: TableRenderer<VenueMenu> = (d, { style, table }) => {
+export const renderMenu: TableRenderer<VenueMenu> = (d, { style, table }) => {
   const what = d.kind === "search" ? `search "${d.query}"` : d.category ? `category ${d.category}` : "menu";
   const title = `${d.venue_name ?? d.venue_slug}: ${what}, ${d.total} item${d.total === 1 ? "" : "s"} ` +
     `(${d.completeness})`;

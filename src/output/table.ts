@@ -313,19 +313,26 @@ function renderRows(m: Measured, f: Fit, style: Style): string[] {
 
 function renderBlocks(m: Measured, f: Fit, maxWidth: number | undefined): string[] {
   const labelCol = Math.max(0, ...f.shown.map((i) => m.headWidths[i]));
-  const blocks: string[] = [];
+  // Labels padded once per column; most values then fit on their line as they are.
+  const heads = f.shown.map((i) => pad(m.cols[i].title, m.headWidths[i], labelCol) + SEP);
+  const room = maxWidth ? maxWidth - labelCol - GAP : Infinity;
+  let out = "";
   for (let r = 0; r < m.texts.length; r++) {
-    const entries: string[] = [];
-    for (const i of f.shown) {
+    const t = m.texts[r];
+    const w = m.widths[r];
+    let block = "";
+    for (let k = 0; k < f.shown.length; k++) {
+      const i = f.shown[k];
       // Blank cells (a group's repeated venue, say) are left out; "-" (unknown) stays.
-      if (m.texts[r][i] === "") continue;
-      entries.push(
-        recordEntry(m.cols[i].title, m.headWidths[i], labelCol, m.texts[r][i], m.widths[r][i], maxWidth),
-      );
+      if (t[i] === "") continue;
+      const entry = w[i] <= room
+        ? heads[k] + t[i]
+        : recordEntry(m.cols[i].title, m.headWidths[i], labelCol, t[i], w[i], maxWidth);
+      block += block ? "\n" + entry : entry;
     }
-    blocks.push(entries.join("\n"));
+    out += r === 0 ? block : "\n\n" + block;
   }
-  return [blocks.join("\n\n")];
+  return [out];
 }
 
 /**
