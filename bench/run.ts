@@ -43,6 +43,9 @@ try {
   await Deno.remove(tmp, { recursive: true });
 }
 
+// Tables against JSON, and the renderer at 5,000 and 20,000 rows (bench/tables.ts).
+await (await import("./tables.ts")).benchTables();
+
 // Full-catalog menu load against an in-process sandbox: wall time and peak memory (bench/menu.ts).
 await (await import("./menu.ts")).benchMenu();
 

@@ -108,7 +108,14 @@ function ordersTable(d: OrderList, ui: Ui): string {
   const t = ui.table.truncate;
   const body = d.orders.length
     ? ui.table.renderTable(
-      ["Purchase id", "Received", "Status", "Venue", "Total", "Items"],
+      [
+        { title: "Purchase id", kind: "id" },
+        { title: "Received", kind: "value" },
+        { title: "Status", kind: "value" },
+        { title: "Venue", kind: "text", min: 12 },
+        { title: "Total", kind: "value" },
+        { title: "Items", kind: "text", min: 16 },
+      ],
       d.orders.map((o) => [
         o.purchase_id,
         o.received_at,
@@ -124,7 +131,7 @@ function ordersTable(d: OrderList, ui: Ui): string {
     : "(no orders)";
   const foot = [`${d.count} order(s)` + (d.status_filter ? ` of ${d.page_count} on this page` : "")];
   if (d.next_page_token) foot.push(`next page: --page-token ${d.next_page_token}`);
-  return `${body}\n${foot.join("; ")}`;
+  return `${body}\n${ui.table.wrapText(foot.join("; "))}`;
 }
 
 async function runOrders(rt: Runtime): Promise<void> {
@@ -159,7 +166,13 @@ function orderTable(d: OrderDetail, ui: Ui): string {
     "Order",
   );
   const items = ui.table.renderTable(
-    ["Qty", "Item", "Options", "Unit", "Total"],
+    [
+      { title: "Qty", kind: "value" },
+      { title: "Item", kind: "text", min: 16 },
+      { title: "Options", kind: "text" },
+      { title: "Unit", kind: "value" },
+      { title: "Total", kind: "value" },
+    ],
     d.items.map((i) => [
       i.count,
       i.name,
@@ -181,10 +194,18 @@ function orderTable(d: OrderDetail, ui: Ui): string {
     ["Tip", moneyCell(tot.tip)],
     ["Total", moneyCell(tot.total)],
   ];
-  const totals = ui.table.renderTable(["Line", "Amount"], rows, ui.style, "Totals");
+  const totals = ui.table.renderTable(
+    [{ title: "Line", kind: "text", min: 16 }, { title: "Amount", kind: "value" }],
+    rows,
+    ui.style,
+    "Totals",
+  );
   const pays = d.payments.length
     ? "\n\n" + ui.table.renderTable(
-      ["Payment", "Type", "Amount"],
+      [{ title: "Payment", kind: "text" }, { title: "Type", kind: "value" }, {
+        title: "Amount",
+        kind: "value",
+      }],
       d.payments.map((p) => [p.name, p.method_type, moneyCell(p.amount)]),
       ui.style,
       "Payments",
@@ -205,7 +226,16 @@ async function runOrderShow(rt: Runtime, id: string): Promise<void> {
 
 function addressRows(rows: AddressEntry[], ui: Ui): string {
   return ui.table.renderTable(
-    ["Id", "Label", "Alias", "Street", "Type", "Default", "Active"],
+    [
+      { title: "Id", kind: "id" },
+      { title: "Label", kind: "value" },
+      { title: "Alias", kind: "text" },
+      { title: "Street", kind: "text", min: 12 },
+      // The place type is the least needed to tell addresses apart: it goes first when space is short.
+      { title: "Type", kind: "value", optional: true },
+      { title: "Default", kind: "value" },
+      { title: "Active", kind: "value" },
+    ],
     rows.map((a) => [
       a.address_id,
       a.label,
@@ -228,7 +258,7 @@ async function runAddresses(rt: Runtime): Promise<void> {
     data,
     (d: AddressList, ui) =>
       (d.addresses.length ? addressRows(d.addresses, ui) : "(no addresses)") +
-      `\n${d.count} address(es); default: ${d.profile_default_address_id ?? "none"}`,
+      "\n" + ui.table.wrapText(`${d.count} address(es); default: ${d.profile_default_address_id ?? "none"}`),
   );
 }
 
@@ -248,8 +278,11 @@ function addressInput(rt: Runtime) {
 
 const writeTable: TableRenderer<Awaited<ReturnType<typeof writeAddress>>> = (d, ui) =>
   addressRows([d.address], ui) +
-  (d.previous_version ? `\nreplaces ${d.previous_version}` : "") +
-  `\nsvc_address_id: ${d.svc_address_id ?? "none"}`;
+  "\n" +
+  ui.table.wrapText(
+    (d.previous_version ? `replaces ${d.previous_version}\n` : "") +
+      `svc_address_id: ${d.svc_address_id ?? "none"}`,
+  );
 
 async function runAddressAdd(rt: Runtime): Promise<void> {
   const input = addressInput(rt);
@@ -302,7 +335,13 @@ async function runPayments(rt: Runtime): Promise<void> {
   await rt.emit(data, (d: PaymentList, ui) =>
     d.methods.length
       ? ui.table.renderTable(
-        ["Id", "Type", "Label", "Default", "Checkout"],
+        [
+          { title: "Id", kind: "id" },
+          { title: "Type", kind: "value" },
+          { title: "Label", kind: "text", min: 16 },
+          { title: "Default", kind: "value" },
+          { title: "Checkout", kind: "value" },
+        ],
         d.methods.map((m) => [
           m.method_id,
           m.type,
@@ -324,9 +363,10 @@ async function runFavorites(rt: Runtime): Promise<void> {
   const ctx = await rt.services();
   const data = await listFavorites(ctx, await rt.resolveLocation(ctx), paging);
   await rt.emit(data, (d: FavoritesResult, ui) =>
-    venueTable(d.venues, "auto", ui) +
-    `\n${d.count} of ${d.total} favorite(s)` +
-    (d.next_offset === null ? "" : `; next: --offset ${d.next_offset}`));
+    venueTable(d.venues, "auto", ui) + "\n" + ui.table.wrapText(
+      `${d.count} of ${d.total} favorite(s)` +
+        (d.next_offset === null ? "" : `; next: --offset ${d.next_offset}`),
+    ));
 }
 
 function runFavoriteSet(on: boolean) {

@@ -39,7 +39,14 @@ function cartTable(d: CartState, ui: Ui, details: boolean): string {
     b.total?.formatted ?? b.total?.amount ?? "-"
   }`;
   const table = ui.table.renderTable(
-    ["Line", "Item", "Count", "Line total", "Item id", details ? "Options" : "Options (n)"],
+    [
+      { title: "Line", kind: "value" },
+      { title: "Item", kind: "text", min: 16 },
+      { title: "Count", kind: "value" },
+      { title: "Line total", kind: "value" },
+      { title: "Item id", kind: "id" },
+      details ? { title: "Options", kind: "text" } : { title: "Options (n)", kind: "value" },
+    ],
     rows,
     ui.style,
     title,
@@ -50,7 +57,7 @@ function cartTable(d: CartState, ui: Ui, details: boolean): string {
       rest.map((o) => `${o.venue_name ?? "?"} (${o.venue_id}, ${o.total_items} item(s))`).join("; ")
     }`
     : "";
-  return table + others;
+  return table + ui.table.wrapText(others);
 }
 
 async function runShow(rt: Runtime): Promise<void> {
@@ -143,16 +150,18 @@ function checkoutTable(d: CheckoutPreview, ui: Ui): string {
   );
   return [
     ui.table.renderTable(
-      ["Checkout preview", "Amount"],
+      [{ title: "Checkout preview", kind: "text", min: 16 }, { title: "Amount", kind: "value" }],
       rows,
       ui.style,
       `${d.venue.name ?? d.venue.id} — preview only`,
     ),
-    `Payable: ${d.payable_amount.formatted ?? d.payable_amount.amount}`,
-    `Delivery modes:\n${modes.join("\n")}`,
-    ...(d.purchasing_disabled ? [`Purchasing disabled: ${JSON.stringify(d.purchasing_disabled)}`] : []),
-    ...d.toasts.map((t) => `Note: ${t}`),
-    "No order was placed.",
+    ui.table.wrapText([
+      `Payable: ${d.payable_amount.formatted ?? d.payable_amount.amount}`,
+      `Delivery modes:\n${modes.join("\n")}`,
+      ...(d.purchasing_disabled ? [`Purchasing disabled: ${JSON.stringify(d.purchasing_disabled)}`] : []),
+      ...d.toasts.map((t) => `Note: ${t}`),
+      "No order was placed.",
+    ].join("\n")),
   ].join("\n");
 }
 

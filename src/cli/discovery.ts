@@ -17,7 +17,7 @@ import {
 } from "../services/discovery.ts";
 import type { VenueRow } from "../services/venue_rows.ts";
 import { badgePrefix } from "../output/badges.ts";
-import type { Cell } from "../output/table.ts";
+import type { Cell, Column } from "../output/table.ts";
 import { action, type Runtime, type TableRenderer } from "./runtime.ts";
 import { addPaging, addShowHighlights, leaf } from "./tree.ts";
 import { parseIntFlag, parseMinorFlag } from "./options.ts";
@@ -36,8 +36,18 @@ function feeText(r: VenueRow & { delivery_fee_original?: VenueRow["delivery_fee"
 export function venueTable(rows: VenueRow[], highlights: boolean | "auto", ui: Ui, title?: string): string {
   const show = highlights === "auto" ? rows.some((r) => r.menu_highlights.length > 0) : highlights;
   const t = ui.table.truncate;
-  const headers = ["Venue", "Slug", "Tagline", "Top offer", "Rating", "Delivery", "Fee", "Plus"];
-  if (show) headers.push("Highlights");
+  // Fitting a narrow terminal drops Highlights, then Tagline, then Top offer before cutting names.
+  const headers: Column[] = [
+    { title: "Venue", kind: "text", min: 16 },
+    { title: "Slug", kind: "id" },
+    { title: "Tagline", kind: "text", optional: 2, min: 12 },
+    { title: "Top offer", kind: "text", optional: 3, min: 12 },
+    { title: "Rating", kind: "value" },
+    { title: "Delivery", kind: "value" },
+    { title: "Fee", kind: "value" },
+    { title: "Plus", kind: "value" },
+  ];
+  if (show) headers.push({ title: "Highlights", kind: "text", optional: 1 });
   const body = rows.map((r) => {
     const cells: Cell[] = [
       badgePrefix(r.badges) + r.name,
@@ -57,8 +67,10 @@ export function venueTable(rows: VenueRow[], highlights: boolean | "auto", ui: U
     : `${title ? title + "\n" : ""}(no venues)`;
 }
 
-function pageFooter(d: { count: number; total: number; next_offset: number | null }): string {
-  return d.next_offset === null ? "" : `\n${d.count} of ${d.total} shown; next: --offset ${d.next_offset}`;
+function pageFooter(d: { count: number; total: number; next_offset: number | null }, ui: Ui): string {
+  return d.next_offset === null
+    ? ""
+    : "\n" + ui.table.wrapText(`${d.count} of ${d.total} shown; next: --offset ${d.next_offset}`);
 }
 
 const SOURCES: Record<string, string> = {
@@ -70,8 +82,10 @@ const SOURCES: Record<string, string> = {
 };
 
 /** Which location a result is for (people should not have to guess). */
-export function locationLine(l: LocationInfo): string {
-  return `\nNear ${l.label ?? `${l.lat.toFixed(4)}, ${l.lon.toFixed(4)}`} (${SOURCES[l.source] ?? l.source})`;
+export function locationLine(l: LocationInfo, ui: Ui): string {
+  return "\n" + ui.table.wrapText(
+    `Near ${l.label ?? `${l.lat.toFixed(4)}, ${l.lon.toFixed(4)}`} (${SOURCES[l.source] ?? l.source})`,
+  );
 }
 
 async function runFeed(rt: Runtime): Promise<void> {
@@ -86,7 +100,12 @@ async function runFeed(rt: Runtime): Promise<void> {
     if (!d.sections.length) return "(no sections)";
     if (o.summary) {
       return ui.table.renderTable(
-        ["Section", "Kind", "Count", "Top items"],
+        [
+          { title: "Section", kind: "text", min: 16 },
+          { title: "Kind", kind: "value" },
+          { title: "Count", kind: "value" },
+          { title: "Top items", kind: "text", min: 16 },
+        ],
         d.sections.map((s) => [
           s.title,
           s.kind,
@@ -102,12 +121,14 @@ async function runFeed(rt: Runtime): Promise<void> {
     }
     return d.sections.map((s) => {
       if (s.kind === "brands") {
-        return `${ui.style.bold(s.title)}: ${s.brands!.map((b) => b.name).join(" · ")}`;
+        return ui.table.wrapText(`${ui.style.bold(s.title)}: ${s.brands!.map((b) => b.name).join(" · ")}`);
       }
       const shown = s.venues!.slice(0, perSection);
-      const more = s.count > shown.length ? `\n… ${s.count - shown.length} more (see --format json)` : "";
+      const more = s.count > shown.length
+        ? "\n" + ui.table.wrapText(`… ${s.count - shown.length} more (see --format json)`)
+        : "";
       return venueTable(shown, highlights, ui, `${s.title} (${s.count})`) + more;
-    }).join("\n\n") + locationLine(d.location);
+    }).join("\n\n") + locationLine(d.location, ui);
   });
 }
 
@@ -130,7 +151,7 @@ async function runTop(rt: Runtime, n?: string): Promise<void> {
   });
   await rt.emit(
     data,
-    (d, ui) => venueTable(d.venues, highlights, ui) + pageFooter(d) + locationLine(d.location),
+    (d, ui) => venueTable(d.venues, highlights, ui) + pageFooter(d, ui) + locationLine(d.location, ui),
   );
 }
 
@@ -164,7 +185,7 @@ async function runVenues(rt: Runtime): Promise<void> {
   const data = await venues(ctx, await rt.resolveLocation(ctx), opts);
   await rt.emit(
     data,
-    (d, ui) => venueTable(d.venues, highlights, ui) + pageFooter(d) + locationLine(d.location),
+    (d, ui) => venueTable(d.venues, highlights, ui) + pageFooter(d, ui) + locationLine(d.location, ui),
   );
 }
 
@@ -175,10 +196,13 @@ async function runCategories(rt: Runtime): Promise<void> {
   await rt.emit(data, (d, ui) =>
     d.categories.length
       ? ui.table.renderTable(
-        ["Category", "Slug", "Venues"],
+        [{ title: "Category", kind: "text" }, { title: "Slug", kind: "id" }, {
+          title: "Venues",
+          kind: "value",
+        }],
         d.categories.map((c) => [c.name, c.slug, c.venue_count]),
         ui.style,
-      ) + pageFooter(d)
+      ) + pageFooter(d, ui)
       : "(no categories)");
 }
 
@@ -187,7 +211,9 @@ function itemsTable(d: ItemSearchResult, ui: Ui): string {
   const products = d.items.filter((i) => !i.notice);
   const notices = d.items.length - products.length;
   if (!products.length) {
-    return `(no items match "${d.query}")` + (notices ? `\n${notices} menu notice(s) hidden` : "");
+    return ui.table.wrapText(
+      `(no items match "${d.query}")` + (notices ? `\n${notices} menu notice(s) hidden` : ""),
+    );
   }
   const byRank = new Map(products.map((i) => [i.global_rank, i]));
   const rows: Cell[][] = [];
@@ -213,9 +239,15 @@ function itemsTable(d: ItemSearchResult, ui: Ui): string {
     (notices ? `; ${notices} menu notice(s) hidden` : ""),
     `more from one venue: svc venue menu <slug> --query ${JSON.stringify(d.query)}`,
   ].join("\n");
-  return ui.table.renderTable(["Venue", "Item", "Price", "Available", "Item id", "Slug"], rows, ui.style) +
-    "\n" +
-    footer;
+  const columns: Column[] = [
+    { title: "Venue", kind: "text", min: 12 },
+    { title: "Item", kind: "text", min: 20 },
+    { title: "Price", kind: "value" },
+    { title: "Available", kind: "value" },
+    { title: "Item id", kind: "id" },
+    { title: "Slug", kind: "id" },
+  ];
+  return ui.table.renderTable(columns, rows, ui.style) + "\n" + ui.table.wrapText(footer);
 }
 
 async function runItems(rt: Runtime): Promise<void> {
@@ -228,7 +260,7 @@ async function runItems(rt: Runtime): Promise<void> {
     limit,
     availableOnly: o.availableOnly === true,
   });
-  await rt.emit(data, (d, ui) => itemsTable(d, ui) + locationLine(d.location));
+  await rt.emit(data, (d, ui) => itemsTable(d, ui) + locationLine(d.location, ui));
 }
 
 export function registerDiscovery(program: Command): void {

@@ -55,12 +55,17 @@ async function serve(rt: Runtime): Promise<void> {
     // The control routes (/__sim/log, /__sim/faults, …) need it in the x-sim-secret header.
     SVC_SANDBOX_SECRET: sandbox.controlSecret,
   };
-  await rt.emit({ base_url: sandbox.baseUrl, port: sandbox.port, env: exports }, (d) =>
+  await rt.emit({ base_url: sandbox.baseUrl, port: sandbox.port, env: exports }, (d, ui) =>
     [
+      // Shell lines stay whole (they are pasted); the comments wrap as comments.
       ...Object.entries(d.env).map(([k, v]) => `export ${k}=${v}`),
-      "# with these exports svc uses a private sandbox config, signed in as the demo user",
-      `# sandbox marketplace on ${d.base_url} — Ctrl-C stops it — request log:`,
-      `#   curl -H "x-sim-secret: $SVC_SANDBOX_SECRET" ${d.base_url}/__sim/log`,
+      ui.table.wrapText(
+        "# with these exports svc uses a private sandbox config, signed in as the demo user\n" +
+          `# request log: curl -H "x-sim-secret: $SVC_SANDBOX_SECRET" ${d.base_url}/__sim/log\n` +
+          `# sandbox marketplace on ${d.base_url} — Ctrl-C stops it`,
+        undefined,
+        "# ",
+      ),
     ].join("\n"));
   deferInterrupts(); // Ctrl-C stops the server below (state saved), then exits 130
   await new Promise<void>((resolve) => {

@@ -285,11 +285,23 @@ function summaryTable(
   const out: string[] = [];
   const c = d.coverage;
   out.push(
-    `Orders ${c.counted_orders} counted (${c.not_counted_orders} cancelled/rejected/refunded not counted); ` +
-      `catalog ${c.catalog_orders}, details ${c.detail_orders}; fresh through ${c.fresh_through ?? "never"}`,
+    ui.table.wrapText(
+      `Orders ${c.counted_orders} counted (${c.not_counted_orders} cancelled/rejected/refunded not counted); ` +
+        `catalog ${c.catalog_orders}, details ${c.detail_orders}; fresh through ${
+          c.fresh_through ?? "never"
+        }`,
+    ),
   );
   out.push(ui.table.renderTable(
-    ["Currency", "Orders", "Spend", "Median basket", "Fee share", "Saved", "Days between"],
+    [
+      { title: "Currency", kind: "value" },
+      { title: "Orders", kind: "value" },
+      { title: "Spend", kind: "value" },
+      { title: "Median basket", kind: "value" },
+      { title: "Fee share", kind: "value" },
+      { title: "Saved", kind: "value" },
+      { title: "Days between", kind: "value" },
+    ],
     d.headline.map((h) => [
       h.currency,
       h.orders,
@@ -304,7 +316,10 @@ function summaryTable(
   ));
   if (d.top_venues.length) {
     out.push(ui.table.renderTable(
-      ["Venue", "Orders", "Spend"],
+      [{ title: "Venue", kind: "text", min: 16 }, { title: "Orders", kind: "value" }, {
+        title: "Spend",
+        kind: "value",
+      }],
       d.top_venues.map((v) => [v.venue, v.orders, fmt(v.spend_minor, v.currency)]),
       ui.style,
       "Top venues by spend",
@@ -312,7 +327,12 @@ function summaryTable(
   }
   if (d.monthly.length) {
     out.push(ui.table.renderTable(
-      ["Month", "Currency", "Orders", "Spend"],
+      [
+        { title: "Month", kind: "value" },
+        { title: "Currency", kind: "value" },
+        { title: "Orders", kind: "value" },
+        { title: "Spend", kind: "value" },
+      ],
       d.monthly.map((m) => [m.month, m.currency, m.orders, fmt(m.total_minor, m.currency)]),
       ui.style,
       "Monthly spend",

@@ -15,6 +15,7 @@ import type { ServiceContext } from "../services/context.ts";
 import { parseMinorFlag } from "./options.ts";
 import { action, type Runtime, type TableRenderer } from "./runtime.ts";
 import { addPaging, leaf } from "./tree.ts";
+import type { Column } from "../output/table.ts";
 
 const invalid = (message: string) => new SvcError("SVC_INVALID_ARGUMENT", message);
 
@@ -188,11 +189,17 @@ function rule(g: OptionGroup): string {
   return g.required ? `required ${range}` : `optional ${range}`;
 }
 
-function pagingNote(d: { offset: number; count: number; total: number }, what = ""): string | null {
+function pagingNote(
+  d: { offset: number; count: number; total: number },
+  what: string,
+  table: Parameters<TableRenderer<unknown>>[1]["table"],
+): string | null {
   if (d.count >= d.total) return null;
   const of = `${d.total}${what ? ` ${what}` : ""}`;
-  if (!d.count) return `No rows at offset ${d.offset} of ${of}.`;
-  return `Showing ${d.offset + 1}-${d.offset + d.count} of ${of} (use --limit with --page or --offset).`;
+  if (!d.count) return table.wrapText(`No rows at offset ${d.offset} of ${of}.`);
+  return table.wrapText(
+    `Showing ${d.offset + 1}-${d.offset + d.count} of ${of} (use --limit with --page or --offset).`,
+  );
 }
 
 const join = (parts: (string | null | undefined)[]) => parts.filter((p) => !!p).join("\n\n");
@@ -253,26 +260,38 @@ function hoursTable(
     for (const w of windows) rows.push([day, w.open, w.close < w.open ? `${w.close} (next day)` : w.close]);
   }
   const title = `Opening hours (venue-local${d.timezone ? `, ${d.timezone}` : ""})`;
-  return table.renderTable(["Day", "Open", "Close"], rows, style, title);
+  return table.renderTable(
+    [{ title: "Day", kind: "value" }, { title: "Open", kind: "value" }, { title: "Close", kind: "value" }],
+    rows,
+    style,
+    title,
+  );
 }
 
 const renderHours: TableRenderer<VenueHours> = (d, { style, table }) => {
   const lines = [hoursTable(d, style, table)];
   if (d.unknown_days.length) lines.push("unknown: the venue page does not describe these days");
-  if (d.timezone_label) lines.push(`Timezone label: ${d.timezone_label} (times are not converted)`);
-  return `${style.bold(d.name ?? d.slug)}\n${lines.join("\n")}`;
+  if (d.timezone_label) {
+    lines.push(table.wrapText(`Timezone label: ${d.timezone_label} (times are not converted)`));
+  }
+  return `${table.wrapText(style.bold(d.name ?? d.slug))}\n${lines.join("\n")}`;
 };
 
 const renderCategories: TableRenderer<VenueCategories> = (d, { style, table }) => {
   const rows = d.categories.map((c) => [c.slug, c.name, c.parent, c.item_count]);
   return join([
     table.renderTable(
-      ["Category", "Name", "Parent", "Items"],
+      [
+        { title: "Category", kind: "id" },
+        { title: "Name", kind: "text" },
+        { title: "Parent", kind: "id" },
+        { title: "Items", kind: "value" },
+      ],
       rows,
       style,
       `${d.venue_name ?? d.venue_slug}: ${d.total} categories`,
     ),
-    pagingNote(d),
+    pagingNote(d, "", table),
   ]);
 };
 
@@ -293,14 +312,23 @@ function optionsTable(
   }
   if (!rows.length) return null;
   return table.renderTable(
-    ["Item", "Option group id", "Group", "Rule", "Value id", "Value", "Price"],
+    [
+      // One item's options (venue item) repeat its name on every row: the first thing to drop.
+      { title: "Item", kind: "text", optional: items.length === 1 },
+      { title: "Option group id", kind: "id" },
+      { title: "Group", kind: "text" },
+      { title: "Rule", kind: "value" },
+      { title: "Value id", kind: "id" },
+      { title: "Value", kind: "text" },
+      { title: "Price", kind: "value" },
+    ],
     rows,
     style,
     "Options (cart add --option <group-id>=<value-id>[:count])",
   );
 }
 
-const renderMenu: TableRenderer<VenueMenu> = (d, { style, table }) => {
+export const renderMenu: TableRenderer<VenueMenu> = (d, { style, table }) => {
   const what = d.kind === "search" ? `search "${d.query}"` : d.category ? `category ${d.category}` : "menu";
   const title = `${d.venue_name ?? d.venue_slug}: ${what}, ${d.total} item${d.total === 1 ? "" : "s"} ` +
     `(${d.completeness})`;
@@ -310,13 +338,16 @@ const renderMenu: TableRenderer<VenueMenu> = (d, { style, table }) => {
     const { rows, page } = paginate(d.categories, { offset: d.offset, limit: d.limit ?? undefined });
     parts.push(
       table.renderTable(
-        ["Category", "Name", "Items"],
+        [{ title: "Category", kind: "id" }, { title: "Name", kind: "text" }, {
+          title: "Items",
+          kind: "value",
+        }],
         rows.map((c) => [c.slug, c.name, c.item_count]),
         style,
         `${title}: pass --category <slug> or --query <text>`,
       ),
     );
-    parts.push(pagingNote(page, "categories"));
+    parts.push(pagingNote(page, "categories", table));
   } else {
     const rows = d.items.map((i) => [
       table.truncate(i.name, ITEM_NAME_MAX),
@@ -327,10 +358,18 @@ const renderMenu: TableRenderer<VenueMenu> = (d, { style, table }) => {
       i.category,
       i.id,
     ]);
-    parts.push(
-      table.renderTable(["Item", "Price", "Was", "Deal", "Available", "Category", "Id"], rows, style, title),
-    );
-    parts.push(pagingNote(d));
+    const columns: Column[] = [
+      { title: "Item", kind: "text", min: 12 },
+      { title: "Price", kind: "value" },
+      // Was and Deal only explain the price: they give way before names are cut.
+      { title: "Was", kind: "value", optional: 2 },
+      { title: "Deal", kind: "value", optional: 1 },
+      { title: "Available", kind: "value" },
+      { title: "Category", kind: "id" },
+      { title: "Id", kind: "id" },
+    ];
+    parts.push(table.renderTable(columns, rows, style, title));
+    parts.push(pagingNote(d, "", table));
     if (d.options_included) parts.push(optionsTable(d.items, style, table));
   }
   return join(parts);

@@ -6,7 +6,27 @@ export interface Money {
   formatted: string | null;
 }
 
-const formatters = new Map<string, Intl.NumberFormat>();
+/** One formatter per locale and currency, with its scale (minor units per major unit) resolved once. */
+const formatters = new Map<string, { format: Intl.NumberFormat; scale: number } | null>();
+
+function formatterFor(locale: string, currency: string): { format: Intl.NumberFormat; scale: number } | null {
+  const key = `${locale}|${currency}`;
+  let f = formatters.get(key);
+  if (f === undefined) {
+    try {
+      const format = new Intl.NumberFormat(locale, {
+        style: "currency",
+        currency,
+        currencyDisplay: "narrowSymbol",
+      });
+      f = { format, scale: 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2) };
+    } catch {
+      f = null; // an unknown currency or locale: remembered, so it is not retried per amount
+    }
+    formatters.set(key, f);
+  }
+  return f;
+}
 
 export function formatMinor(
   amount: number,
@@ -14,17 +34,8 @@ export function formatMinor(
   locale = "en-FI",
 ): string | null {
   if (!currency || !Number.isFinite(amount)) return null;
-  const key = `${locale}|${currency}`;
-  let f = formatters.get(key);
-  if (!f) {
-    try {
-      f = new Intl.NumberFormat(locale, { style: "currency", currency, currencyDisplay: "narrowSymbol" });
-    } catch {
-      return `${amount} ${currency} (minor units)`;
-    }
-    formatters.set(key, f);
-  }
-  return f.format(amount / 10 ** (f.resolvedOptions().maximumFractionDigits ?? 2));
+  const f = formatterFor(locale, currency);
+  return f ? f.format.format(amount / f.scale) : `${amount} ${currency} (minor units)`;
 }
 
 export function money(amount: number, currency: string | null | undefined, locale?: string): Money {

@@ -16,13 +16,21 @@ function visible(c: string): string {
   return `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
+// Fast paths: most upstream text needs no change, and tables run these on every cell.
+// deno-lint-ignore no-control-regex
+const CELL_CLEAN = /^(?!\s)(?!.*\s$)(?!.* {2})[^\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/;
+// deno-lint-ignore no-control-regex
+const LINE_CLEAN = /^[^\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]*$/;
+
 /** One line of table cell text: whitespace runs collapse to one space; controls become visible. */
 export function cellSafe(text: string): string {
+  if (CELL_CLEAN.test(text)) return text;
   return text.replace(/[\t\n\r\v\f\u2028\u2029 ]+/g, " ").trim().replace(CONTROL, visible);
 }
 
 /** Multi-line terminal text (messages on stderr): keeps line breaks, makes controls visible. */
 export function lineSafe(text: string): string {
+  if (LINE_CLEAN.test(text)) return text;
   return text.replace(/\r\n?/g, "\n").replace(/\t/g, " ").replace(CONTROL, visible);
 }
 

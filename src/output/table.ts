@@ -1,10 +1,74 @@
-/** Table rendering for people (not part of the stable contract). Loaded lazily: only table mode needs it. */
+/**
+ * Tables for people (not part of the stable contract). Loaded lazily: only table mode needs it.
+ *
+ * The look: no borders, two spaces between columns, bold headers, trailing spaces trimmed, an optional
+ * bold title line. Rendering is linear in the number of cells: every cell is measured once.
+ *
+ * Fitting a width (the COLUMNS variable, else the terminal's; pipes and files keep the natural width):
+ * 1. drop columns whose every cell is empty, then columns marked optional (lowest rank, then rightmost
+ *    first), only as long as the table is too wide;
+ * 2. shrink free-text columns, widest first, down to their floor (cut with "…" by display width);
+ * 3. still too wide: a record layout, one block of `Label  value` lines per row, blank line between.
+ * Ids, slugs and URLs (kind "id") and values whose meaning dies when cut (kind "value": amounts, dates,
+ * statuses, ranges) are never cut. Record values wrap at spaces; a token wider than the line goes whole
+ * on a line of its own.
+ */
 
-import Table from "cli-table3";
 import { cellSafe } from "./sanitize.ts";
 import type { Style } from "./style.ts";
+import { displayWidth, truncateWidth } from "./width.ts";
+
+export { displayWidth } from "./width.ts";
 
 export type Cell = string | number | boolean | null | undefined;
+
+/** "id": copied into the next command; "value": meaning dies when cut; "text": free text, may shrink. */
+export type ColumnKind = "id" | "value" | "text";
+
+export interface ColumnSpec {
+  title: string;
+  kind?: ColumnKind;
+  /** May be dropped to fit; a number ranks the drops (1 goes first), ties go rightmost first. */
+  optional?: boolean | number;
+  /** Narrowest a text column shrinks to (default: its title's width, at least 10). */
+  min?: number;
+}
+
+/** A column: a spec, or a plain title (kind inferred from the title). */
+export type Column = string | ColumnSpec;
+
+const GAP = 2;
+const SEP = " ".repeat(GAP);
+/** Default floor of a text column. */
+const MIN_COLUMN = 10;
+/** The narrowest line width COLUMNS may set. */
+const MIN_LINE = 20;
+
+/** Titles naming identifiers or links (copied into the next command). */
+const ID_TITLE = /\b(id|ids|slug|url|link)\b/i;
+/** Titles naming values whose meaning dies when cut. */
+const VALUE_TITLE =
+  /\b(price|total|amount|fee|spend|saved|date|time|received|created|status|rating|count|qty|rule|day|open|close|default|active|available|currency|orders|items)\b/i;
+
+interface Col {
+  title: string;
+  kind: ColumnKind;
+  /** 0 when not optional. */
+  dropRank: number;
+  min: number | undefined;
+}
+
+function normalize(c: Column): Col {
+  const spec: ColumnSpec = typeof c === "string" ? { title: c } : c;
+  const kind = spec.kind ??
+    (ID_TITLE.test(spec.title) ? "id" : VALUE_TITLE.test(spec.title) ? "value" : "text");
+  const rank = spec.optional === true
+    ? 1
+    : typeof spec.optional === "number"
+    ? Math.max(1, spec.optional)
+    : 0;
+  return { title: spec.title, kind, dropRank: rank, min: spec.min };
+}
 
 /** A cell as one line of terminal-safe text (whitespace collapsed, control characters visible). */
 export function cellText(v: Cell): string {
@@ -13,22 +77,26 @@ export function cellText(v: Cell): string {
   return cellSafe(String(v));
 }
 
-/** Truncates to `max` display characters with a trailing "…". */
+/** Cuts to at most `max` display cells with a trailing "…" (never splitting a grapheme). */
 export function truncate(s: string, max: number): string {
-  s = cellSafe(s);
-  const chars = Array.from(s);
-  return chars.length <= max ? s : chars.slice(0, Math.max(0, max - 1)).join("") + "…";
+  return truncateWidth(cellSafe(s), max);
 }
 
-const GAP = 2;
-/** Columns whose header names an identifier or a link. */
-const PROTECTED = /\b(id|ids|slug|url|link)\b/i;
-
-/** Columns never shrink below their header or this many characters. */
-const MIN_COLUMN = 10;
-
-/** The terminal's width when stdout is one (tables then fit it); undefined for pipes and files. */
-export function terminalWidth(): number | undefined {
+/**
+ * The width output should fit: COLUMNS when it holds an integer of at least 20, else the terminal's
+ * width when stdout is one; undefined (no limit) for pipes and files.
+ */
+export function lineWidth(): number | undefined {
+  let raw: string | undefined;
+  try {
+    raw = Deno.env.get("COLUMNS");
+  } catch {
+    raw = undefined;
+  }
+  if (raw !== undefined && /^\s*\d+\s*$/.test(raw)) {
+    const n = Number(raw);
+    if (n >= MIN_LINE) return n;
+  }
   try {
     return Deno.stdout.isTerminal() ? Deno.consoleSize().columns : undefined;
   } catch {
@@ -36,86 +104,274 @@ export function terminalWidth(): number | undefined {
   }
 }
 
-/** The width a table needs without shrinking (header row first in `texts`). */
-export function naturalWidths(texts: string[][]): number[] {
-  return texts[0].map((_, i) => Math.max(...texts.map((r) => Array.from(r[i] ?? "").length)));
-}
+const pad = (s: string, width: number, target: number) =>
+  width >= target ? s : s + " ".repeat(target - width);
 
-export function tableWidth(widths: number[]): number {
-  return widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1);
+interface Piece {
+  text: string;
+  /** A word wider than the room it had: it stands whole on a line of its own. */
+  own: boolean;
 }
 
 /**
- * Column widths that fit `maxWidth`, shrinking the widest columns first but never below their header
- * (or MIN_COLUMN); undefined when everything fits. A table that cannot fit stays as wide as its floors.
+ * Greedy word wrap at spaces: the first line has `firstRoom` cells, later ones `room`. A word wider
+ * than the room it meets is never cut: it becomes a piece of its own.
  */
-export function fitWidths(texts: string[][], maxWidth: number | undefined): number[] | undefined {
-  if (!maxWidth || !texts.length) return undefined;
-  const widths = naturalWidths(texts);
-  // Identifiers and links are only useful whole: their columns never shrink.
-  const floors = widths.map((w, i) =>
-    PROTECTED.test(texts[0][i] ?? "")
-      ? w
-      : Math.min(w, Math.max(MIN_COLUMN, Array.from(texts[0][i] ?? "").length))
-  );
-  let total = tableWidth(widths);
-  if (total <= maxWidth) return undefined;
-  while (total > maxWidth) {
-    let i = -1;
-    for (let k = 0; k < widths.length; k++) {
-      if (widths[k] > floors[k] && (i < 0 || widths[k] > widths[i])) i = k;
+function wrapWords(text: string, firstRoom: number, room: number): Piece[] {
+  const out: Piece[] = [];
+  let cur = "";
+  let curW = 0;
+  let limit = firstRoom;
+  for (const word of text.split(" ")) {
+    if (word === "") continue;
+    const w = displayWidth(word);
+    if (curW > 0 && curW + 1 + w <= limit) {
+      cur += " " + word;
+      curW += 1 + w;
+      continue;
     }
-    if (i < 0) break;
-    widths[i]--;
-    total--;
+    if (curW > 0) {
+      out.push({ text: cur, own: false });
+      limit = room;
+    }
+    if (w <= limit) {
+      cur = word;
+      curW = w;
+    } else {
+      out.push({ text: word, own: true });
+      cur = "";
+      curW = 0;
+      limit = room;
+    }
   }
-  return widths;
+  if (curW > 0 || !out.length) out.push({ text: cur, own: false });
+  return out;
 }
 
+/**
+ * Prose (footers, notes) fitted to `width`: a line longer than it wraps at spaces; continuation lines
+ * keep the line's indentation, or repeat `prefix` when the line starts with it (e.g. "# " comments).
+ * Words are never cut.
+ */
+export function wrapText(text: string, width: number | undefined = lineWidth(), prefix?: string): string {
+  if (!width) return text;
+  return text.split("\n").map((line) => {
+    if (displayWidth(line) <= width) return line;
+    const lead = prefix !== undefined && line.startsWith(prefix) ? prefix : line.match(/^\s*/)![0];
+    const room = Math.max(1, width - displayWidth(lead));
+    return wrapWords(line.slice(lead.length), room, room).map((p) => lead + p.text).join("\n");
+  }).join("\n");
+}
+
+function titleLines(title: string | undefined, style: Style, width: number | undefined): string[] {
+  if (!title) return [];
+  const t = cellSafe(title);
+  const lines = width && displayWidth(t) > width ? wrapWords(t, width, width).map((p) => p.text) : [t];
+  return lines.map((l) => style.bold(l));
+}
+
+/**
+ * One `Label  value` entry of a record, the value wrapped under the value column to fit `width`; a
+ * word wider than that column starts at the first column of a line of its own.
+ */
+function recordEntry(
+  label: string,
+  labelW: number,
+  labelCol: number,
+  value: string,
+  valueW: number,
+  width: number | undefined,
+): string {
+  const head = pad(label, labelW, labelCol) + SEP;
+  if (!width || labelCol + GAP + valueW <= width) return (head + value).trimEnd();
+  const indent = " ".repeat(labelCol + GAP);
+  const room = width - labelCol - GAP;
+  const pieces = wrapWords(value, room, room);
+  const lines = pieces.map((p, i) => p.own ? p.text : i === 0 ? head + p.text : indent + p.text);
+  if (pieces[0].own) lines.unshift(label);
+  return lines.map((l) => l.trimEnd()).join("\n");
+}
+
+interface Measured {
+  cols: Col[];
+  texts: string[][];
+  widths: number[][];
+  headWidths: number[];
+  natural: number[];
+  empty: boolean[];
+}
+
+function measure(columns: Column[], rows: Cell[][]): Measured {
+  const cols = columns.map(normalize);
+  const n = cols.length;
+  const headWidths = cols.map((c) => displayWidth(c.title));
+  const natural = headWidths.slice();
+  const empty = cols.map(() => true);
+  const texts: string[][] = new Array(rows.length);
+  const widths: number[][] = new Array(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r];
+    const t: string[] = new Array(n);
+    const w: number[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const s = cellText(row[i]);
+      const sw = displayWidth(s);
+      t[i] = s;
+      w[i] = sw;
+      if (sw > natural[i]) natural[i] = sw;
+      if (empty[i] && s !== "" && s !== "-") empty[i] = false;
+    }
+    texts[r] = t;
+    widths[r] = w;
+  }
+  return { cols, texts, widths, headWidths, natural, empty };
+}
+
+const total = (widths: number[], shown: number[]) =>
+  shown.reduce((a, i) => a + widths[i], 0) + GAP * Math.max(0, shown.length - 1);
+
+/** What a table of these columns looks like at `maxWidth`: the columns shown and their widths. */
+export interface Fit {
+  /** Indexes of the columns shown, in order. */
+  shown: number[];
+  /** Width of every column (dropped ones keep their natural width). */
+  widths: number[];
+  /** True when the table cannot fit and rows become records. */
+  records: boolean;
+}
+
+function fit(m: Measured, maxWidth: number | undefined): Fit {
+  const all = m.cols.map((_, i) => i);
+  const widths = m.natural.slice();
+  if (!maxWidth || total(widths, all) <= maxWidth) return { shown: all, widths, records: false };
+  // 1. Drop all-empty columns, then optional ones, as long as the table is too wide.
+  const byRightmost = (a: number, b: number) => b - a;
+  const drops = [
+    ...all.filter((i) => m.empty[i] && m.texts.length > 0).sort(byRightmost),
+    ...all.filter((i) => m.cols[i].dropRank > 0 && !(m.empty[i] && m.texts.length > 0))
+      .sort((a, b) => m.cols[a].dropRank - m.cols[b].dropRank || b - a),
+  ];
+  const dropped = new Set<number>();
+  for (const i of drops) {
+    if (dropped.size === all.length - 1) break; // a table keeps at least one column
+    if (total(widths, all.filter((k) => !dropped.has(k))) <= maxWidth) break;
+    dropped.add(i);
+  }
+  const shown = all.filter((i) => !dropped.has(i));
+  // 2. Shrink free text, widest first, down to the floors.
+  const floors = widths.map((w, i) =>
+    m.cols[i].kind === "text" ? Math.min(w, m.cols[i].min ?? Math.max(MIN_COLUMN, m.headWidths[i])) : w
+  );
+  let excess = total(widths, shown) - maxWidth;
+  while (excess > 0) {
+    let widest = -1;
+    for (const i of shown) {
+      if (widths[i] > floors[i] && (widest < 0 || widths[i] > widths[widest])) widest = i;
+    }
+    if (widest < 0) break;
+    widths[widest]--;
+    excess--;
+  }
+  // 3. Below the floors: records.
+  if (excess > 0) {
+    return { shown: all.filter((i) => !(m.empty[i] && m.texts.length > 0)), widths, records: true };
+  }
+  return { shown, widths, records: false };
+}
+
+/** How `renderTable` would lay these out at `maxWidth` (for tests and callers that need to know). */
+export function fitColumns(columns: Column[], rows: Cell[][], maxWidth: number | undefined): Fit {
+  return fit(measure(columns, rows), maxWidth);
+}
+
+function renderRows(m: Measured, f: Fit, style: Style): string[] {
+  const { shown, widths } = f;
+  const last = shown[shown.length - 1];
+  const lines: string[] = new Array(m.texts.length + 1);
+  lines[0] = shown.map((i) =>
+    i === last ? style.bold(m.cols[i].title) : pad(style.bold(m.cols[i].title), m.headWidths[i], widths[i])
+  ).join(SEP).trimEnd();
+  for (let r = 0; r < m.texts.length; r++) {
+    const t = m.texts[r];
+    const w = m.widths[r];
+    let line = "";
+    for (let k = 0; k < shown.length; k++) {
+      const i = shown[k];
+      let s = t[i];
+      let sw = w[i];
+      if (sw > widths[i]) {
+        s = truncateWidth(s, widths[i]);
+        sw = displayWidth(s);
+      }
+      line += k === 0 ? "" : SEP;
+      line += i === last ? s : pad(s, sw, widths[i]);
+    }
+    lines[r + 1] = line.trimEnd();
+  }
+  return lines;
+}
+
+function renderBlocks(m: Measured, f: Fit, maxWidth: number | undefined): string[] {
+  const labelCol = Math.max(0, ...f.shown.map((i) => m.headWidths[i]));
+  // Labels padded once per column; most values then fit on their line as they are.
+  const heads = f.shown.map((i) => pad(m.cols[i].title, m.headWidths[i], labelCol) + SEP);
+  const room = maxWidth ? maxWidth - labelCol - GAP : Infinity;
+  let out = "";
+  for (let r = 0; r < m.texts.length; r++) {
+    const t = m.texts[r];
+    const w = m.widths[r];
+    let block = "";
+    for (let k = 0; k < f.shown.length; k++) {
+      const i = f.shown[k];
+      // Blank cells (a group's repeated venue, say) are left out; "-" (unknown) stays.
+      if (t[i] === "") continue;
+      const entry = w[i] <= room
+        ? heads[k] + t[i]
+        : recordEntry(m.cols[i].title, m.headWidths[i], labelCol, t[i], w[i], maxWidth);
+      block += block ? "\n" + entry : entry;
+    }
+    out += r === 0 ? block : "\n\n" + block;
+  }
+  return [out];
+}
+
+/**
+ * A table of `rows` under `columns`, fitted to `maxWidth` (default: lineWidth()). Column kinds decide
+ * what may shrink; see the module comment for the order of the fitting steps.
+ */
 export function renderTable(
-  headers: string[],
+  columns: Column[],
   rows: Cell[][],
   style: Style,
   title?: string,
-  maxWidth: number | undefined = terminalWidth(),
+  maxWidth: number | undefined = lineWidth(),
 ): string {
-  const texts = rows.map((r) => r.map(cellText));
-  const widths = fitWidths([headers, ...texts], maxWidth);
-  const table = new Table({
-    head: headers.map((h) => style.bold(h)),
-    ...(widths ? { colWidths: widths, wordWrap: false } : {}),
-    style: { head: [], border: [], "padding-left": 0, "padding-right": 0 },
-    chars: {
-      "top": "",
-      "top-mid": "",
-      "top-left": "",
-      "top-right": "",
-      "bottom": "",
-      "bottom-mid": "",
-      "bottom-left": "",
-      "bottom-right": "",
-      "left": "",
-      "left-mid": "",
-      "mid": "",
-      "mid-mid": "",
-      "right": "",
-      "right-mid": "",
-      "middle": "  ",
-    },
-  });
-  for (const row of texts) table.push(row);
-  const body = table.toString().split("\n").map((l: string) => l.trimEnd()).join("\n");
-  return title ? `${style.bold(cellSafe(title))}\n${body}` : body;
+  const m = measure(columns, rows);
+  const f = fit(m, maxWidth);
+  const body = f.records ? renderBlocks(m, f, maxWidth) : renderRows(m, f, style);
+  return [...titleLines(title, style, maxWidth), ...body].join("\n");
 }
 
-/** Field | Value table for single records. */
-export function renderRecord(record: Record<string, Cell>, style: Style, title?: string): string {
-  // Record values (ids, URLs, tokens previews) are never cut to fit.
-  return renderTable(
-    ["Field", "Value"],
-    Object.entries(record).map(([k, v]) => [k, v]),
-    style,
-    title,
-    undefined,
-  );
+/**
+ * Field | Value table for single records. Values are never cut: too long for the line, they wrap at
+ * spaces under the value column, and a single token wider than that (a long URL) goes on its own line.
+ */
+export function renderRecord(
+  record: Record<string, Cell>,
+  style: Style,
+  title?: string,
+  maxWidth: number | undefined = lineWidth(),
+): string {
+  const entries = Object.entries(record).map(([k, v]) => {
+    const label = cellSafe(k);
+    const value = cellText(v);
+    return { label, labelW: displayWidth(label), value, valueW: displayWidth(value) };
+  });
+  const labelCol = Math.max(displayWidth("Field"), ...entries.map((e) => e.labelW));
+  const lines = [
+    ...titleLines(title, style, maxWidth),
+    (pad(style.bold("Field"), 5, labelCol) + SEP + style.bold("Value")).trimEnd(),
+  ];
+  for (const e of entries) lines.push(recordEntry(e.label, e.labelW, labelCol, e.value, e.valueW, maxWidth));
+  return lines.join("\n");
 }
