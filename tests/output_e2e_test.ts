@@ -191,8 +191,12 @@ Deno.test("usage help: a mistyped subcommand is named, hints point at the comman
   await withEnv(async (t) => {
     const r = await t.run(["cart", "ad", "kallio-burger", "x", "--format", "json"]);
     assert.equal(r.code, 2);
-    assert.match(r.json().error?.message ?? "", /did you mean `add`\?/);
+    // The suggestion is data (error.details.suggestions), not part of the message.
+    assert.match(r.json().error?.message ?? "", /^too many arguments for 'cart'/);
+    assert.deepEqual(r.json().error?.details?.suggestions, ["svc cart add"]);
     assert.equal(r.json().error?.details?.hint, "see `svc cart --help`");
+    const table = await t.run(["cart", "ad", "kallio-burger", "x"]);
+    assert.match(table.stderr, /^Error: too many arguments for 'cart'.* \[SVC_USAGE\]\nDid you mean: svc cart add\n/);
     const missing = await t.run(["venue", "menu", "--format", "json"]);
     assert.equal(missing.json().error?.details?.hint, "see `svc venue menu --help`");
     const help = await t.run(["cart", "add", "--help"]);

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { type Env, roundTripDepth, withEnv } from "./helpers.ts";
 
 const AT = ["--lat", "60.1699", "--lon", "24.9384"];
-const LATENCY_MS = 60;
+// Long enough that scheduling delays on a busy machine never make overlapping calls look sequential.
+const LATENCY_MS = 150;
 
 /** [name, args, most sequential round trips, cold slug cache?] */
 const CASES: Array<[string, string[], number, boolean]> = [

@@ -1,13 +1,10 @@
-/** Account commands in both layouts: grouped `profile …` and top-level `account …`. */
+/** Account command handlers (`profile …` and `account …`; the tree is in commands.ts). */
 
-import { type Command, Option } from "commander";
 import { SvcError } from "../core/errors.ts";
 import { parseVenueRef } from "../core/refs.ts";
 import type { Money } from "../core/money.ts";
-import { action, type Runtime, type TableRenderer } from "./runtime.ts";
-import { runStatus } from "./auth.ts";
-import { addPaging, group, leaf } from "./tree.ts";
-import { collect, parseIntFlag } from "./options.ts";
+import type { Runtime, TableRenderer } from "./runtime.ts";
+import { parseIntFlag } from "./options.ts";
 import { parsePaging } from "./paging.ts";
 import { venueTable } from "./discovery.ts";
 import type { Cell } from "../output/table.ts";
@@ -15,7 +12,6 @@ import { PROFILE_PARTS, type ProfilePart, profileSummary } from "../services/pro
 import {
   listOrders,
   ORDER_LIMIT_MAX,
-  ORDER_STATUSES,
   type OrderDetail,
   orderDetail,
   type OrderList,
@@ -85,7 +81,7 @@ function parseInclude(raw: unknown): ProfilePart[] {
   return [...new Set(parts)] as ProfilePart[];
 }
 
-async function runProfileShow(rt: Runtime): Promise<void> {
+export async function runProfileShow(rt: Runtime): Promise<void> {
   const include = parseInclude(rt.opts.include);
   await rt.requireSession();
   const data = await profileSummary(await rt.services(), include);
@@ -134,7 +130,7 @@ function ordersTable(d: OrderList, ui: Ui): string {
   return `${body}\n${ui.table.wrapText(foot.join("; "))}`;
 }
 
-async function runOrders(rt: Runtime): Promise<void> {
+export async function runOrders(rt: Runtime): Promise<void> {
   const o = rt.opts;
   const limit = o.limit === undefined ? ORDER_LIMIT_MAX : parseIntFlag("limit", o.limit, 1, ORDER_LIMIT_MAX);
   let pageToken: string | undefined;
@@ -214,7 +210,7 @@ function orderTable(d: OrderDetail, ui: Ui): string {
   return `${head}\n\n${items}\n\n${totals}${pays}`;
 }
 
-async function runOrderShow(rt: Runtime, id: string): Promise<void> {
+export async function runOrderShow(rt: Runtime, id: string): Promise<void> {
   const purchaseId = validPurchaseId(id);
   await rt.requireSession();
   const data = await orderDetail(await rt.services(), purchaseId);
@@ -249,7 +245,7 @@ function addressRows(rows: AddressEntry[], ui: Ui): string {
   );
 }
 
-async function runAddresses(rt: Runtime): Promise<void> {
+export async function runAddresses(rt: Runtime): Promise<void> {
   await rt.requireSession();
   const data = await listAddresses(await rt.services(), local(rt), {
     activeOnly: rt.opts.activeOnly === true,
@@ -284,14 +280,14 @@ const writeTable: TableRenderer<Awaited<ReturnType<typeof writeAddress>>> = (d, 
       `svc_address_id: ${d.svc_address_id ?? "none"}`,
   );
 
-async function runAddressAdd(rt: Runtime): Promise<void> {
+export async function runAddressAdd(rt: Runtime): Promise<void> {
   const input = addressInput(rt);
   await rt.requireSession();
   const data = await writeAddress(await rt.services(), local(rt), input);
   await rt.emit(data, writeTable);
 }
 
-async function runAddressUpdate(rt: Runtime, rawId: string): Promise<void> {
+export async function runAddressUpdate(rt: Runtime, rawId: string): Promise<void> {
   const id = parseAddressId(rawId);
   const input = addressInput(rt);
   await rt.requireSession();
@@ -299,21 +295,21 @@ async function runAddressUpdate(rt: Runtime, rawId: string): Promise<void> {
   await rt.emit(data, writeTable);
 }
 
-async function runAddressRemove(rt: Runtime, rawId: string): Promise<void> {
+export async function runAddressRemove(rt: Runtime, rawId: string): Promise<void> {
   const id = parseAddressId(rawId);
   await rt.requireSession();
   const data = await removeAddress(await rt.services(), local(rt), id);
   await rt.emit(data, record("Address removed"));
 }
 
-async function runAddressUse(rt: Runtime, rawId: string): Promise<void> {
+export async function runAddressUse(rt: Runtime, rawId: string): Promise<void> {
   const id = parseAddressId(rawId);
   await rt.requireSession();
   const data = await useAddress(await rt.services(), local(rt), id);
   await rt.emit(data, record("Address selected"));
 }
 
-async function runAddressLinks(rt: Runtime, rawId?: string): Promise<void> {
+export async function runAddressLinks(rt: Runtime, rawId?: string): Promise<void> {
   if (rawId !== undefined) parseAddressId(rawId);
   await rt.requireSession();
   const data = await addressLinks(await rt.services(), local(rt), rawId);
@@ -323,7 +319,7 @@ async function runAddressLinks(rt: Runtime, rawId?: string): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Payments
 
-async function runPayments(rt: Runtime): Promise<void> {
+export async function runPayments(rt: Runtime): Promise<void> {
   const o = rt.opts;
   let label: string | undefined;
   if (o.label !== undefined) {
@@ -357,7 +353,7 @@ async function runPayments(rt: Runtime): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Favorites
 
-async function runFavorites(rt: Runtime): Promise<void> {
+export async function runFavorites(rt: Runtime): Promise<void> {
   const paging = parsePaging(rt.opts);
   await rt.requireSession();
   const ctx = await rt.services();
@@ -381,129 +377,5 @@ function runFavoriteSet(on: boolean) {
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Command tree
-
-function addOrdersFlags(cmd: Command): Command {
-  return cmd
-    .addOption(new Option("--limit <n>", "orders per page, 1-50 (default: 50)"))
-    .addOption(new Option("--page-token <token>", "continue from a previous page's next_page_token"))
-    .addOption(
-      new Option(
-        "--status <value>",
-        `keep only orders with this status, any case (filtered locally; seen: ${ORDER_STATUSES.join("|")})`,
-      ),
-    );
-}
-
-function addAddressWriteFlags(cmd: Command, update: boolean): Command {
-  const dflt = (add: string) => update ? "default: the old address's value" : `default: ${add}`;
-  return cmd
-    .addOption(new Option("--address <formatted>", "formatted address text (required)"))
-    .addOption(new Option("--lat <value>", "latitude, a decimal such as 60.1699 (required)"))
-    .addOption(new Option("--lon <value>", "longitude, a decimal such as 24.9384 (required)"))
-    .addOption(new Option("--type <type>", `apartment|office|house|outdoor|other (${dflt("other")})`))
-    .addOption(new Option("--label <label>", `home|work|other (${dflt("other")})`))
-    .addOption(new Option("--alias <text>", `a name for the address (${dflt("none")})`))
-    .addOption(
-      new Option(
-        "--detail <key=value>",
-        update
-          ? "address detail such as entrance=A (repeatable; replaces all old details; default: keep them)"
-          : "address detail such as entrance=A (repeatable)",
-      ).argParser(collect),
-    )
-    .addOption(new Option("--set-default-profile", "also make it the profile's default address"));
-}
-
-/** `addresses` subcommands shared by `profile addresses` and `account addresses`. */
-function addressCommands(parent: Command): void {
-  const addresses = leaf(parent, "addresses", "list saved addresses", { auth: true })
-    .addOption(new Option("--active-only", "hide inactive addresses"))
-    .action(action(runAddresses));
-  addAddressWriteFlags(leaf(addresses, "add", "add a saved address", { auth: true }), false)
-    .action(action(runAddressAdd));
-  addAddressWriteFlags(
-    leaf(addresses, "update <address-id>", "replace an address with a new version", { auth: true }),
-    true,
-  )
-    .action(action(runAddressUpdate));
-  leaf(addresses, "remove <address-id>", "delete a saved address", { auth: true })
-    .action(action(runAddressRemove));
-  leaf(addresses, "use <address-id>", "make an address svc's default location (local only)", { auth: true })
-    .action(action(runAddressUse));
-  leaf(addresses, "links [address-id]", "map links to validate an address (local only)", { auth: true })
-    .action(action(runAddressLinks));
-}
-
-function addPaymentFlags(cmd: Command): Command {
-  return cmd
-    .addOption(new Option("--mask-sensitive", "mask card numbers and other sensitive text"))
-    .addOption(
-      new Option(
-        "--label <contains>",
-        "keep methods whose label contains this text (with --mask-sensitive: the masked label)",
-      ),
-    );
-}
-
-export function registerAccount(program: Command): void {
-  // Grouped layout.
-  const profile = group(program, "profile", "account profile, orders, addresses, payments, favorites");
-  leaf(profile, "show", "profile summary", { auth: true })
-    .addOption(new Option("--include <parts>", "extra sections: personal,settings"))
-    .action(action(runProfileShow));
-  leaf(profile, "status", "alias of `auth status`", { auth: true }).action(action(runStatus));
-  const orders = addOrdersFlags(
-    leaf(profile, "orders", "order history", { auth: true, aliases: ["history", "order-history"] }),
-  ).action(action(runOrders));
-  addOrdersFlags(leaf(orders, "list", "order history (same as `profile orders`)", { auth: true }))
-    .action(action(runOrders));
-  leaf(orders, "show <purchase-id>", "one order with totals", { auth: true }).action(action(runOrderShow));
-  addressCommands(profile);
-  addPaymentFlags(leaf(profile, "payments", "payment methods", { auth: true })).action(action(runPayments));
-  const favorites = addPaging(leaf(profile, "favorites", "favorite venues", {
-    auth: true,
-    location: true,
-    aliases: ["favourites"],
-  }))
-    .action(action(runFavorites));
-  addPaging(leaf(favorites, "list", "favorite venues", { auth: true, location: true }))
-    .action(action(runFavorites));
-  leaf(favorites, "add <venue>", "add a favorite (venue id, slug or URL)", { auth: true, location: true })
-    .action(action(runFavoriteSet(true)));
-  leaf(favorites, "remove <venue>", "remove a favorite (venue id, slug or URL)", {
-    auth: true,
-    location: true,
-  })
-    .action(action(runFavoriteSet(false)));
-
-  // Top-level layout.
-  const account = leaf(program, "account", "profile summary and account data", { auth: true })
-    .addOption(new Option("--include <parts>", "extra sections: personal,settings"))
-    .action(action(runProfileShow));
-  const accOrders = addOrdersFlags(leaf(account, "orders", "order history", { auth: true }))
-    .action(action(runOrders));
-  addOrdersFlags(
-    leaf(accOrders, "list", "order history (same as `account orders`)", { auth: true, hidden: true }),
-  )
-    .action(action(runOrders));
-  leaf(accOrders, "show <purchase-id>", "one order with totals (same as `account order`)", {
-    auth: true,
-    hidden: true,
-  })
-    .action(action(runOrderShow));
-  leaf(account, "order <purchase-id>", "one order with totals", { auth: true }).action(action(runOrderShow));
-  addressCommands(account);
-  addPaymentFlags(leaf(account, "payments", "payment methods", { auth: true })).action(action(runPayments));
-  const accFav = addPaging(
-    leaf(account, "favorites", "favorite venues", { auth: true, location: true, aliases: ["favourites"] }),
-  )
-    .action(action(runFavorites));
-  addPaging(leaf(accFav, "list", "favorite venues", { auth: true, location: true, hidden: true }))
-    .action(action(runFavorites));
-  leaf(accFav, "add <venue>", "add a favorite (venue id, slug or URL)", { auth: true, location: true })
-    .action(action(runFavoriteSet(true)));
-  leaf(accFav, "remove <venue>", "remove a favorite (venue id, slug or URL)", { auth: true, location: true })
-    .action(action(runFavoriteSet(false)));
-}
+export const runFavoriteAdd = runFavoriteSet(true);
+export const runFavoriteRemove = runFavoriteSet(false);

@@ -1,6 +1,5 @@
 /** Basket and checkout-preview commands (both layouts). */
 
-import { type Command, Option } from "commander";
 import { SvcError } from "../core/errors.ts";
 import { formatMinor } from "../core/money.ts";
 import { basketVenueKey, isUrl, parseItemRef } from "../core/refs.ts";
@@ -9,9 +8,8 @@ import { clearArgs, removeArgs } from "../services/cart_set.ts";
 import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../services/cart_add.ts";
 import { type CheckoutPreview, checkoutPreview, type DeliveryMode } from "../services/checkout.ts";
 import { basketCount, clearBaskets, removeItem } from "../services/cart.ts";
-import { action, type Runtime, type TableRenderer } from "./runtime.ts";
-import { leaf } from "./tree.ts";
-import { collect, parseIntFlag, parseMinorFlag } from "./options.ts";
+import type { Runtime, TableRenderer } from "./runtime.ts";
+import { parseIntFlag, parseMinorFlag } from "./options.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 
@@ -60,7 +58,7 @@ function cartTable(d: CartState, ui: Ui, details: boolean): string {
   return table + ui.table.wrapText(others);
 }
 
-async function runShow(rt: Runtime): Promise<void> {
+export async function runShow(rt: Runtime): Promise<void> {
   const venueId = basketVenueKey(rt.opts.venueId as string | undefined);
   await rt.requireSession();
   const ctx = await rt.services();
@@ -69,13 +67,13 @@ async function runShow(rt: Runtime): Promise<void> {
   await rt.emit(data, (d, ui) => cartTable(d, ui, details));
 }
 
-async function runCount(rt: Runtime): Promise<void> {
+export async function runCount(rt: Runtime): Promise<void> {
   await rt.requireSession();
   const count = await basketCount(await rt.services());
   await rt.emit({ count }, (d) => String(d.count));
 }
 
-async function runRemove(rt: Runtime, item: string): Promise<void> {
+export async function runRemove(rt: Runtime, item: string): Promise<void> {
   const ref = parseItemRef(item);
   const o = rt.opts;
   const { count, all, line, venueId } = removeArgs({
@@ -100,7 +98,7 @@ async function runRemove(rt: Runtime, item: string): Promise<void> {
   );
 }
 
-async function runAdd(rt: Runtime, first: string, second?: string): Promise<void> {
+export async function runAdd(rt: Runtime, first: string, second?: string): Promise<void> {
   const o = rt.opts;
   // Positionals: <venue> <item>, <item-url> (its venue read from the URL), or <venue> with --query/--cheapest.
   const positional = second !== undefined
@@ -165,8 +163,8 @@ function checkoutTable(d: CheckoutPreview, ui: Ui): string {
   ].join("\n");
 }
 
-function checkoutAction(modes: readonly DeliveryMode[]) {
-  return action(async (rt: Runtime) => {
+function checkoutHandler(modes: readonly DeliveryMode[]) {
+  return async (rt: Runtime): Promise<void> => {
     const o = rt.opts;
     const mode =
       (o.deliveryMode === undefined ? "standard" : String(o.deliveryMode).toLowerCase()) as DeliveryMode;
@@ -186,10 +184,10 @@ function checkoutAction(modes: readonly DeliveryMode[]) {
     const ctx = await rt.services();
     const data = await checkoutPreview(ctx, await rt.resolveLocation(ctx), { mode, tip, promoCode, venueId });
     await rt.emit(data, checkoutTable);
-  });
+  };
 }
 
-async function runClear(rt: Runtime): Promise<void> {
+export async function runClear(rt: Runtime): Promise<void> {
   const o = rt.opts;
   const target = clearArgs({ venueId: basketVenueKey(o.venueId as string | undefined), all: o.all === true });
   await rt.requireSession();
@@ -206,73 +204,5 @@ async function runClear(rt: Runtime): Promise<void> {
   );
 }
 
-function addShowFlags(cmd: Command): Command {
-  return cmd
-    .addOption(new Option("--venue-id <id>", "basket of this venue (default: the first basket)"))
-    .addOption(new Option("--details", "show line options by name when known, else by id"));
-}
-
-function addCheckoutFlags(cmd: Command, modes: string): Command {
-  return cmd
-    .addOption(new Option("--delivery-mode <mode>", `${modes} (default: standard)`))
-    .addOption(new Option("--tip <minor>", "courier tip in minor units (250 = 2.50)"))
-    .addOption(new Option("--promo-code <id>", "promotion id to apply"))
-    .addOption(new Option("--venue-id <id>", "basket of this venue (default: the first basket)"));
-}
-
-export function registerCart(program: Command): void {
-  const cart = addShowFlags(
-    leaf(program, "cart", "the basket (same as `cart show`)", { location: true, auth: true }),
-  )
-    .action(action(runShow));
-  addShowFlags(leaf(cart, "show", "the basket", { location: true, auth: true })).action(action(runShow));
-  leaf(cart, "count", "number of items across baskets", { auth: true }).action(action(runCount));
-  leaf(cart, "add <venue-or-item-url> [item]", "add an item (never places an order)", {
-    location: true,
-    auth: true,
-  })
-    .addOption(new Option("--count <n>", "units to add (default: 1)"))
-    .addOption(
-      new Option("--option <group=value[:count]>", "option by id or name (repeatable)").argParser(collect),
-    )
-    .addOption(new Option("--allow-substitutions", "allow the venue to substitute the item"))
-    .addOption(new Option("--name <text>", "expected item name"))
-    .addOption(new Option("--price <minor>", "expected unit price in minor units"))
-    .addOption(new Option("--currency <code>", "expected currency code"))
-    .addOption(new Option("--venue-slug <slug>", "venue slug, when the venue is given by id"))
-    .addOption(new Option("--query <text>", "pick the item by name (exactly one match)"))
-    .addOption(new Option("--cheapest", "pick the cheapest in-stock item (with --query: among matches)"))
-    .action(action(runAdd));
-  leaf(cart, "remove <item>", "remove units of an item (id or URL)", { location: true, auth: true })
-    .addOption(new Option("--count <n>", "units to remove (default: 1)"))
-    .addOption(new Option("--all", "remove every line of the item"))
-    .addOption(
-      new Option("--line <n>", "the basket line to change (see `svc cart`), when the item has several"),
-    )
-    .addOption(
-      new Option(
-        "--venue-id <id>",
-        "basket of this venue (default: the item URL's venue, else the first basket)",
-      ),
-    )
-    .action(action(runRemove));
-  leaf(cart, "clear", "empty a basket", { location: true, auth: true })
-    .addOption(new Option("--venue-id <id>", "basket of this venue (default: the first basket)"))
-    .addOption(new Option("--all", "empty every basket"))
-    .action(action(runClear));
-
-  const checkout = addCheckoutFlags(
-    leaf(program, "checkout", "preview checkout totals (never places an order)", {
-      location: true,
-      auth: true,
-    }),
-    "standard|priority",
-  ).action(checkoutAction(["standard", "priority"]));
-  addCheckoutFlags(
-    leaf(checkout, "preview", "preview checkout totals (never places an order)", {
-      location: true,
-      auth: true,
-    }),
-    "standard|priority|schedule",
-  ).action(checkoutAction(["standard", "priority", "schedule"]));
-}
+export const runCheckout = checkoutHandler(["standard", "priority"]);
+export const runCheckoutPreview = checkoutHandler(["standard", "priority", "schedule"]);

@@ -1,6 +1,5 @@
 /** Discovery commands: feed, top, venues (+ categories), items. */
 
-import { type Command, Option } from "commander";
 import { SvcError } from "../core/errors.ts";
 import {
   feed,
@@ -18,8 +17,7 @@ import {
 import type { VenueRow } from "../services/venue_rows.ts";
 import { badgePrefix } from "../output/badges.ts";
 import type { Cell, Column } from "../output/table.ts";
-import { action, type Runtime, type TableRenderer } from "./runtime.ts";
-import { addPaging, addShowHighlights, leaf } from "./tree.ts";
+import type { Runtime, TableRenderer } from "./runtime.ts";
 import { parseIntFlag, parseMinorFlag } from "./options.ts";
 import { parseChoice, parseNumberFlag, parsePaging, parseShowHighlights, requireText } from "./paging.ts";
 
@@ -88,7 +86,7 @@ export function locationLine(l: LocationInfo, ui: Ui): string {
   );
 }
 
-async function runFeed(rt: Runtime): Promise<void> {
+export async function runFeed(rt: Runtime): Promise<void> {
   const o = rt.opts;
   const sectionLimit = o.sectionLimit === undefined ? 0 : parseIntFlag("section-limit", o.sectionLimit, 0);
   const perSection = o.perSection === undefined ? 6 : parseIntFlag("per-section", o.perSection, 1);
@@ -132,15 +130,15 @@ async function runFeed(rt: Runtime): Promise<void> {
   });
 }
 
-async function runTop(rt: Runtime, n?: string): Promise<void> {
+export async function runTop(rt: Runtime, n?: string): Promise<void> {
   const o = rt.opts;
-  if (n !== undefined && !/^\d+$/.test(n.trim())) {
+  const count = n === undefined ? 10 : Number(n.trim());
+  if (n !== undefined && (!/^\d+$/.test(n.trim()) || !Number.isSafeInteger(count) || count < 1)) {
     throw new SvcError(
       "SVC_INVALID_ARGUMENT",
-      `invalid N "${n}": expected how many venues to show, e.g. \`svc top 5\``,
+      `invalid count "${n}" for \`svc top N\`: expected how many venues to show (1 or more), e.g. \`svc top 5\``,
     );
   }
-  const count = n === undefined ? 10 : parseIntFlag("N", n, 1);
   const paging = parsePaging(o, count);
   const highlights = parseShowHighlights(o.showHighlights);
   const ctx = await rt.services();
@@ -155,7 +153,7 @@ async function runTop(rt: Runtime, n?: string): Promise<void> {
   );
 }
 
-async function runVenues(rt: Runtime): Promise<void> {
+export async function runVenues(rt: Runtime): Promise<void> {
   const o = rt.opts;
   const sortKey = o.sort === undefined ? "recommended" : String(o.sort).toLowerCase();
   const sort = SORT_KEYS[sortKey];
@@ -189,7 +187,7 @@ async function runVenues(rt: Runtime): Promise<void> {
   );
 }
 
-async function runCategories(rt: Runtime): Promise<void> {
+export async function runCategories(rt: Runtime): Promise<void> {
   const paging = parsePaging(rt.opts);
   const ctx = await rt.services();
   const data = await venueCategories(ctx, await rt.resolveLocation(ctx), paging);
@@ -250,7 +248,7 @@ function itemsTable(d: ItemSearchResult, ui: Ui): string {
   return ui.table.renderTable(columns, rows, ui.style) + "\n" + ui.table.wrapText(footer);
 }
 
-async function runItems(rt: Runtime): Promise<void> {
+export async function runItems(rt: Runtime): Promise<void> {
   const o = rt.opts;
   const query = requireText("query", o.query);
   const limit = o.limit === undefined ? 20 : parseIntFlag("limit", o.limit, 1, ITEM_SEARCH_CAP);
@@ -261,54 +259,4 @@ async function runItems(rt: Runtime): Promise<void> {
     availableOnly: o.availableOnly === true,
   });
   await rt.emit(data, (d, ui) => itemsTable(d, ui) + locationLine(d.location, ui));
-}
-
-export function registerDiscovery(program: Command): void {
-  addShowHighlights(
-    leaf(program, "feed", "the home feed near you, by section", { location: true, auth: true }),
-  )
-    .addOption(new Option("--section-limit <n>", "at most this many sections (default: all)"))
-    .addOption(new Option("--per-section <n>", "table rows per section (default: 6; JSON keeps all)"))
-    .addOption(new Option("--query <text>", "keep venues whose name, tagline, top offer or slug match"))
-    .addOption(new Option("--summary", "one line per section"))
-    .action(action(runFeed));
-
-  addShowHighlights(addPaging(
-    leaf(program, "top [N]", "the top venues near you, deduplicated (default 10)", {
-      location: true,
-      auth: true,
-    }),
-    "rows (overrides N)",
-  ))
-    .addOption(new Option("--query <text>", "keep venues matching this text"))
-    .addOption(new Option("--wolt-plus", "keep plus-membership venues only"))
-    .action(action(runTop));
-
-  const venuesCmd = addShowHighlights(addPaging(
-    leaf(program, "venues", "search and filter venues near you", { location: true, auth: true }),
-  ))
-    .addOption(new Option("--query <text>", "filter by venue name or slug"))
-    .addOption(new Option("--type <type>", "restaurant|grocery|pharmacy|retail"))
-    .addOption(new Option("--category <slug>", "venue category slug (see `venues categories`)"))
-    .addOption(
-      new Option(
-        "--sort <key>",
-        "recommended|distance|rating|delivery_price|delivery_time (delivery=time, fee=price, hyphens ok)",
-      ),
-    )
-    .addOption(new Option("--open-now", "only venues open now"))
-    .addOption(new Option("--wolt-plus", "only plus-membership venues"))
-    .addOption(new Option("--promotions-only", "only venues with promotions (implies --enrich)"))
-    .addOption(new Option("--min-rating <float>", "minimum rating (0-10)"))
-    .addOption(new Option("--max-delivery-fee <minor>", "maximum delivery fee in minor units"))
-    .addOption(new Option("--enrich", "fetch promotions and membership per venue (slower, bounded)"))
-    .action(action(runVenues));
-  addPaging(leaf(venuesCmd, "categories", "venue categories near you", { location: true, auth: true }))
-    .action(action(runCategories));
-
-  leaf(program, "items", "search items across venues near you", { location: true, auth: true })
-    .addOption(new Option("--query <text>", "what to search for (required)"))
-    .addOption(new Option("--limit <n>", "rows, 1-200 (default: 20)"))
-    .addOption(new Option("--available-only", "drop rows explicitly marked unavailable"))
-    .action(action(runItems));
 }

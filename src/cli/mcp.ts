@@ -3,22 +3,9 @@
  * `svc mcp tools`: its catalogue. The SDK and zod load only here, lazily (src/mcp/*).
  */
 
-import { type Command, Option } from "commander";
 import { SvcError } from "../core/errors.ts";
 import { networkLimitsFromEnv } from "../gateway/limits.ts";
-import { action, type Runtime } from "./runtime.ts";
-import { leaf } from "./tree.ts";
-
-function addSelectionFlags(cmd: Command): Command {
-  return cmd
-    .addOption(new Option("--read-only", "only read-only tools (wins over --toolsets)"))
-    .addOption(
-      new Option(
-        "--toolsets <list>",
-        "comma-separated: account,discovery,venue,cart,checkout (default: all)",
-      ),
-    );
-}
+import type { Runtime } from "./runtime.ts";
 
 async function selection(rt: Runtime) {
   const { parseToolsets, selectTools } = await import("../mcp/registry.ts");
@@ -26,7 +13,7 @@ async function selection(rt: Runtime) {
   return await selectTools({ toolsets, readOnly: rt.opts.readOnly === true });
 }
 
-async function runServe(rt: Runtime): Promise<void> {
+export async function runServe(rt: Runtime): Promise<void> {
   const { parseBind } = rt.opts.http === undefined
     ? { parseBind: undefined }
     : await import("../mcp/http.ts");
@@ -62,7 +49,7 @@ async function runServe(rt: Runtime): Promise<void> {
   Deno.exitCode = await serveStdio(settings, tools);
 }
 
-async function runTools(rt: Runtime): Promise<void> {
+export async function runTools(rt: Runtime): Promise<void> {
   const tools = await selection(rt);
   const { listing, listSize, LIST_BUDGET } = await import("../mcp/catalogue.ts");
   const listed = listing(tools);
@@ -86,19 +73,4 @@ async function runTools(rt: Runtime): Promise<void> {
       `\n${d.count} tools; tools/list answer: ${d.tools_list_chars} characters (budget ${d.budget_chars})` +
       "\nR read-only, D destructive, I idempotent, O open world (calls the marketplace)";
   });
-}
-
-export function registerMcp(program: Command): void {
-  const mcp = addSelectionFlags(
-    leaf(program, "mcp", "serve the MCP tool server for AI agents over stdio (never places an order)"),
-  )
-    .addOption(
-      new Option(
-        "--http <host:port>",
-        "serve Streamable HTTP at /mcp on loopback instead (e.g. 127.0.0.1:8765)",
-      ),
-    )
-    .action(action(runServe));
-  addSelectionFlags(leaf(mcp, "tools", "the MCP tool catalogue, annotations and tools/list size"))
-    .action(action(runTools));
 }

@@ -1,6 +1,5 @@
-/** Global flags (spec §10), their validation, and option merging across the command tree. */
+/** Global flags (spec §10) and their validation; small flag parsers shared by the commands. */
 
-import { type Command, Option } from "commander";
 import { SvcError } from "../core/errors.ts";
 import { parseInteger, parseMinor } from "../core/numbers.ts";
 import { DEFAULT_PROFILE, validateProfileName } from "../config/store.ts";
@@ -19,74 +18,6 @@ export interface GlobalOptions {
 
 export type { LocationOverride } from "../services/location.ts";
 
-/** Help order: a command's own options (rank 0), then location/auth flags (1), then global ones (2). */
-export const OPTION_RANK = new WeakMap<Option, number>();
-
-function ranked(cmd: Command, rank: number, options: Option[]): Command {
-  for (const o of options) {
-    OPTION_RANK.set(o, rank);
-    cmd.addOption(o);
-  }
-  return cmd;
-}
-
-/** Flags every leaf command accepts. */
-export function addGlobalFlags(cmd: Command): Command {
-  return ranked(cmd, 2, [
-    new Option("--format <format>", "output format: table|json|yaml (default: table)"),
-    new Option("--json", "same as --format json"),
-    new Option("--locale <bcp-47>", "locale for upstream content (default: en-FI)"),
-    new Option("--no-color", "disable colors (also NO_COLOR=1)"),
-    new Option("--verbose", "print the upstream request trace on stderr and detailed errors"),
-    new Option("--profile <name>", `stored profile to use (default: ${DEFAULT_PROFILE})`),
-    new Option("--sandbox", "run against the local sandbox marketplace (also SVC_SANDBOX=1)"),
-  ]);
-}
-
-/** `--address` or `--lat`/`--lon` on location-aware commands. */
-export function addLocationFlags(cmd: Command): Command {
-  return ranked(cmd, 1, [
-    new Option("--address <text>", "temporary address override (not with --lat/--lon)"),
-    new Option("--lat <float>", "temporary latitude override (with --lon)"),
-    new Option("--lon <float>", "temporary longitude override (with --lat)"),
-  ]);
-}
-
-/** Per-invocation credentials on authenticated commands (spec §5.2). */
-export function addAuthFlags(cmd: Command): Command {
-  return ranked(cmd, 1, [
-    new Option("--wtoken <token>", "access token for this run (JWT, Bearer, JSON or cookie forms)"),
-    new Option("--wrtoken <token>", "refresh token for automatic rotation"),
-    new Option("--cookie <name=value>", "cookie forwarded upstream (repeatable)").argParser(collect),
-  ]);
-}
-
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
-/**
- * Options of `cmd` merged with its ancestors': a value given on the command line wins over
- * defaults, and the command's own value wins over its parents'.
- */
-export function mergedOptions(cmd: Command): Record<string, unknown> {
-  const chain: Command[] = [];
-  for (let c: Command | null = cmd; c; c = c.parent) chain.push(c);
-  const out: Record<string, unknown> = {};
-  const fromCli = new Set<string>();
-  for (const c of chain) {
-    for (const [key, value] of Object.entries(c.opts())) {
-      const source = c.getOptionValueSource(key);
-      const explicit = source === "cli" || source === "env";
-      if (!(key in out) || (explicit && !fromCli.has(key))) {
-        if (!(key in out) || explicit) out[key] = value;
-        if (explicit) fromCli.add(key);
-      }
-    }
-  }
-  return out;
-}
-
 function usage(message: string): SvcError {
   return new SvcError("SVC_INVALID_ARGUMENT", message);
 }
@@ -98,8 +29,8 @@ export function sniffFormat(argv: string[]): Format {
     if (a === "--") break; // operands follow
     if (a === "--json") return "json";
     const v = a.startsWith("--format=") ? a.slice(9) : a === "--format" ? argv[i + 1] : undefined;
-    const f = v?.toLowerCase();
-    if (f === "json" || f === "yaml" || f === "table") return f;
+    const f = formatName(v);
+    if (f) return f;
   }
   return "table";
 }
@@ -111,8 +42,8 @@ export function sniffFormat(argv: string[]): Format {
 export function lenientGlobals(
   opts: Record<string, unknown>,
 ): { format: Format; verbose: boolean; profile: string; locale: string; color: boolean } {
-  const f = typeof opts.format === "string" ? opts.format.toLowerCase() : undefined;
-  const format: Format = f === "json" || f === "yaml" || f === "table"
+  const f = formatName(opts.format);
+  const format: Format = f
     ? f
     : opts.json === true
     ? "json"
@@ -135,14 +66,22 @@ function validProfileName(name: string): boolean {
   }
 }
 
+/** A --format value: table, json or yaml (`yml` too), any case; undefined when it is none of them. */
+export function formatName(raw: unknown): Format | undefined {
+  if (typeof raw !== "string") return undefined;
+  const f = raw.trim().toLowerCase();
+  return f === "yml" ? "yaml" : f === "json" || f === "yaml" || f === "table" ? f : undefined;
+}
+
 export function parseGlobals(opts: Record<string, unknown>): GlobalOptions {
-  if (opts.json === true && opts.format !== undefined && String(opts.format).toLowerCase() !== "json") {
-    throw usage(`--json cannot be combined with --format ${opts.format}`);
-  }
-  const rawFormat = String(opts.format ?? (opts.json === true ? "json" : "table")).toLowerCase();
-  if (!["table", "json", "yaml"].includes(rawFormat)) {
+  const given = opts.format === undefined ? undefined : formatName(opts.format);
+  if (opts.format !== undefined && !given) {
     throw usage(`unsupported --format "${opts.format}": use table, json or yaml`);
   }
+  if (opts.json === true && given !== undefined && given !== "json") {
+    throw usage(`--json cannot be combined with --format ${opts.format}`);
+  }
+  const rawFormat = given ?? (opts.json === true ? "json" : "table");
   const locale = String(opts.locale ?? "en-FI");
   if (!LOCALE.test(locale)) {
     throw usage(`invalid --locale "${locale}": use a BCP-47 tag such as en-FI`);

@@ -4,6 +4,7 @@ import { SvcError } from "../core/errors.ts";
 import type { Paging } from "../services/paging.ts";
 import { parseDecimal } from "../core/numbers.ts";
 import { parseIntFlag } from "./options.ts";
+import { boolWord } from "./parse.ts";
 
 /** Rows per page when --page is given without --limit (and the command has no default of its own). */
 export const DEFAULT_PAGE_SIZE = 20;
@@ -24,9 +25,17 @@ export function parsePaging(opts: Record<string, unknown>, defaultLimit?: number
 /** --show-highlights: undefined = auto, bare or =true forces, =false hides. */
 export function parseShowHighlights(raw: unknown): boolean | "auto" {
   if (raw === undefined) return "auto";
-  if (raw === true || raw === "true") return true;
-  if (raw === "false") return false;
-  throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --show-highlights "${raw}": use true or false`);
+  if (typeof raw === "boolean") return raw;
+  const word = String(raw).trim().toLowerCase();
+  if (word === "auto") return "auto";
+  const b = boolWord(word);
+  if (b === undefined) {
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      `invalid --show-highlights "${raw}": use --show-highlights alone, or =true, =false (yes/no, on/off) or =auto`,
+    );
+  }
+  return b;
 }
 
 export function parseChoice<T extends string>(

@@ -3,7 +3,6 @@
  * gateway, the warnings list, and rendering of the result or error.
  */
 
-import type { Command } from "commander";
 import { SvcError, toSvcError } from "../core/errors.ts";
 import { type Paths, resolvePaths, sandboxPaths } from "../config/paths.ts";
 import { type ConfigFile, DEFAULT_PROFILE, type Profile, readConfig, snapshotOf } from "../config/store.ts";
@@ -12,21 +11,20 @@ import { Gateway } from "../gateway/client.ts";
 import { type Hosts, hostsFromEnv } from "../gateway/hosts.ts";
 import { networkLimitsFromEnv } from "../gateway/limits.ts";
 import { cookieValues, redactError, redactValues, secretForms } from "../gateway/redact.ts";
-import { type Envelope, errorObject, makeMeta } from "../output/envelope.ts";
+import { type Envelope, makeMeta } from "../output/envelope.ts";
 import { colorEnabled, makeStyle, type Style } from "../output/style.ts";
 import { lineSafe, sanitizeDeep } from "../output/sanitize.ts";
 import {
   type GlobalOptions,
   lenientGlobals,
   type LocationOverride,
-  mergedOptions,
   parseGlobals,
   parseLocation,
 } from "./options.ts";
-import { claimOutput, interruptMayWrite, setInterruptView } from "./interrupt.ts";
-import { writeStderrLine, writeStdout } from "../output/stdout.ts";
+import { claimOutput, setInterruptView } from "./interrupt.ts";
+import { writeStdout } from "../output/stdout.ts";
+import { renderError, writeEnvelope } from "./render.ts";
 import { privacyWarnings } from "../config/privacy.ts";
-import { LOCATION_AWARE } from "./tree.ts";
 import { SlugCache } from "../config/slug_cache.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { type ResolvedLocation, resolveLocation } from "../services/location.ts";
@@ -76,10 +74,10 @@ export class Runtime {
     for (const w of found) this.warn(w);
   }
 
-  static async create(cmd: Command): Promise<Runtime> {
-    const opts = mergedOptions(cmd);
+  static async create(inv: Invocation): Promise<Runtime> {
+    const opts = inv.opts;
     const globals = parseGlobals(opts);
-    const location = LOCATION_AWARE.has(cmd) ? parseLocation(opts) : {};
+    const location = inv.location ? parseLocation(opts) : {};
     const real = resolvePaths();
     if (!globals.sandbox) {
       const rt = Object.assign(new Runtime(globals, opts, real), { location });
@@ -278,98 +276,35 @@ export class Runtime {
   }
 }
 
-/**
- * Writes the one envelope to stdout. `byInterrupt`: the SVC_INTERRUPTED envelope, written only when
- * the command has not written its own (see ./interrupt.ts).
- */
-export async function writeEnvelope(
-  env: Envelope,
-  format: "json" | "yaml",
-  byInterrupt = false,
-): Promise<void> {
-  const text = format === "json"
-    ? JSON.stringify(env, null, 2) + "\n"
-    : (await import("js-yaml")).dump(env, { noRefs: true, lineWidth: -1 });
-  if (!byInterrupt) await claimOutput();
-  else if (!interruptMayWrite()) return;
-  writeStdout(text);
+/** What the parser found for one run: the options given, the operands, and whether the command is location-aware. */
+export interface Invocation {
+  opts: Record<string, unknown>;
+  args: (string | undefined)[];
+  location: boolean;
 }
 
-export interface ErrorContext {
-  format: "table" | "json" | "yaml";
-  verbose: boolean;
-  profile: string;
-  locale: string;
-  warnings: string[];
-  color: boolean;
-  /** The SVC_INTERRUPTED report of the signal handler (./interrupt.ts). */
-  byInterrupt?: boolean;
-}
+/** A command handler: the runtime first, then the command's operands in order. */
+// deno-lint-ignore no-explicit-any
+export type Handler = (rt: Runtime, ...args: any[]) => Promise<void>;
 
-/**
- * Errors: the envelope on stdout in json/yaml; a message on stderr in table mode. Never a stack trace.
- * When stdout itself cannot be written (SVC_OUTPUT_ERROR), the message goes to stderr in every mode.
- */
-export async function renderError(err: SvcError, ctx: ErrorContext): Promise<void> {
-  if (ctx.format !== "table" && err.code !== "SVC_OUTPUT_ERROR") {
-    try {
-      await writeEnvelope(
-        {
-          meta: makeMeta(ctx.profile, ctx.locale),
-          data: null,
-          warnings: ctx.warnings,
-          error: errorObject(err, ctx.verbose),
-        },
-        ctx.format,
-        ctx.byInterrupt,
-      );
-      return;
-    } catch (e) {
-      if (e instanceof Deno.errors.BrokenPipe) return;
-      err = toSvcError(e);
+/** Runs a handler: builds the runtime, runs, renders errors, sets the exit code. */
+export async function runHandler(fn: Handler, inv: Invocation): Promise<void> {
+  let rt: Runtime | undefined;
+  try {
+    rt = await Runtime.create(inv);
+    await fn(rt, ...inv.args);
+  } catch (e) {
+    if (e instanceof Deno.errors.BrokenPipe) return; // the reader went away (e.g. `| head`): a normal end
+    if (rt) {
+      Deno.exitCode = await rt.fail(e);
+    } else {
+      // The global flags themselves failed (e.g. --lat without --lon with --json): still one
+      // envelope on stdout in json/yaml mode, from the flags as far as they can be read.
+      const err = toSvcError(e);
+      await renderError(err, { ...lenientGlobals(inv.opts), warnings: [] });
+      Deno.exitCode = err.exitCode;
     }
+  } finally {
+    await rt?.close();
   }
-  if (ctx.byInterrupt && !interruptMayWrite()) return;
-  const style = makeStyle(colorEnabled(!ctx.color) && Deno.stderr.isTerminal());
-  const lines = [style.red(`Error: ${lineSafe(err.message)} [${err.code}]`)];
-  if (err.hint && !(ctx.verbose && err.hint.includes("--verbose"))) lines.push(`Hint: ${lineSafe(err.hint)}`);
-  if (err.retry?.retry_after_ms !== undefined) lines.push(`Retry after: ${err.retry.retry_after_ms} ms`);
-  // JSON.stringify escapes control characters itself.
-  if (ctx.verbose && err.details) lines.push(`Details: ${JSON.stringify(err.details)}`);
-  for (const w of ctx.warnings) lines.push(style.yellow(`Warning: ${lineSafe(w)}`));
-  writeStderrLine(lines.join("\n"));
-}
-
-/** Wraps a command action: builds the runtime, runs, renders errors, sets the exit code. */
-export function action<A extends unknown[]>(
-  fn: (rt: Runtime, ...args: A) => Promise<void>,
-): (...args: unknown[]) => Promise<void> {
-  return async (...args: unknown[]) => {
-    const cmd = args[args.length - 1] as Command;
-    const positional = args.slice(0, -2) as A;
-    let rt: Runtime | undefined;
-    try {
-      rt = await Runtime.create(cmd);
-      await fn(rt, ...positional);
-    } catch (e) {
-      if (e instanceof Deno.errors.BrokenPipe) return; // the reader went away (e.g. `| head`): a normal end
-      if (rt) {
-        Deno.exitCode = await rt.fail(e);
-      } else {
-        // The global flags themselves failed (e.g. --lat without --lon with --json): still one
-        // envelope on stdout in json/yaml mode, from the flags as far as they can be read.
-        const err = toSvcError(e);
-        await renderError(err, { ...lenientGlobals(mergedOptions(cmd)), warnings: [] });
-        Deno.exitCode = err.exitCode;
-      }
-    } finally {
-      await rt?.close();
-    }
-  };
-}
-
-export function notImplemented(name: string): (rt: Runtime) => Promise<void> {
-  return () => {
-    throw new SvcError("SVC_NOT_IMPLEMENTED", `\`svc ${name}\` is not implemented yet`);
-  };
 }

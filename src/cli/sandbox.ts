@@ -1,6 +1,5 @@
 /** `svc sandbox …`: run the sandbox marketplace standalone, or reset its state. */
 
-import { type Command, Option } from "commander";
 import { join } from "node:path";
 import { HOST_ENV } from "../gateway/hosts.ts";
 import { DEFAULT_PROFILE, updateConfig } from "../config/store.ts";
@@ -8,11 +7,10 @@ import { SvcError } from "../core/errors.ts";
 import { ensurePrivateDir, fileError } from "../config/files.ts";
 import { deferInterrupts } from "./interrupt.ts";
 import { sandboxPaths } from "../config/paths.ts";
-import { action, type Runtime } from "./runtime.ts";
-import { group, leaf } from "./tree.ts";
+import type { Runtime } from "./runtime.ts";
 import { parseIntFlag } from "./options.ts";
 
-async function serve(rt: Runtime): Promise<void> {
+export async function serve(rt: Runtime): Promise<void> {
   const port = rt.opts.port === undefined ? 0 : parseIntFlag("port", rt.opts.port, 0, 65535);
   const paths = sandboxPaths(rt.paths);
   await ensurePrivateDir(paths.dir);
@@ -94,7 +92,7 @@ async function signIn(
   });
 }
 
-async function login(rt: Runtime): Promise<void> {
+export async function login(rt: Runtime): Promise<void> {
   const paths = sandboxPaths(rt.paths);
   await ensurePrivateDir(paths.dir);
   const { startSandbox } = await import("../sandbox/mod.ts");
@@ -110,21 +108,10 @@ async function login(rt: Runtime): Promise<void> {
   );
 }
 
-async function reset(rt: Runtime): Promise<void> {
+export async function reset(rt: Runtime): Promise<void> {
   const paths = sandboxPaths(rt.paths);
   await Deno.remove(paths.dir, { recursive: true }).catch((e) => {
     if (!(e instanceof Deno.errors.NotFound)) throw fileError("remove", paths.dir, e);
   });
   await rt.emit({ reset: true, dir: paths.dir }, (d) => `sandbox state and profile removed (${d.dir})`);
-}
-
-export function registerSandbox(program: Command): void {
-  const sandbox = group(program, "sandbox", "the local sandbox marketplace (safe to try everything)");
-  leaf(sandbox, "serve", "serve the sandbox on 127.0.0.1 and print the SVC_*_URL exports")
-    .addOption(new Option("--port <n>", "port (default: an ephemeral one)"))
-    .addOption(new Option("--ephemeral", "keep state in memory only"))
-    .action(action(serve));
-  leaf(sandbox, "login", "sign the sandbox profile in as the demo user again (keeps sandbox state)")
-    .action(action(login));
-  leaf(sandbox, "reset", "forget the sandbox profile and state").action(action(reset));
 }

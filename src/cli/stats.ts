@@ -4,11 +4,9 @@
  * headline figures from the local file. The heavy parts live in src/stats and load lazily.
  */
 
-import { type Command, Option } from "commander";
 import { isAbsolute, join, resolve } from "node:path";
 import { SvcError } from "../core/errors.ts";
-import { action, type Runtime } from "./runtime.ts";
-import { leaf } from "./tree.ts";
+import type { Runtime } from "./runtime.ts";
 import { parseIntFlag } from "./options.ts";
 import type { SyncResult } from "../stats/sync.ts";
 import type { Summary } from "../stats/queries.ts";
@@ -122,7 +120,7 @@ function syncRows(s: SyncResult | { performed: false }): Record<string, string |
   };
 }
 
-async function dashboard(rt: Runtime): Promise<void> {
+export async function dashboard(rt: Runtime): Promise<void> {
   rt.openEnded = true; // a long history sync, then a server: no whole-command deadline
   const noSync = rt.opts.sync === false;
   const port = rt.opts.port === undefined ? 5173 : parseIntFlag("port", rt.opts.port, 1, 65535);
@@ -213,7 +211,7 @@ async function dashboard(rt: Runtime): Promise<void> {
   }
 }
 
-async function syncOnly(rt: Runtime): Promise<void> {
+export async function syncOnly(rt: Runtime): Promise<void> {
   rt.openEnded = true; // a long history sync: no whole-command deadline
   await rt.requireSession();
   const dir = statsDir(rt);
@@ -252,7 +250,7 @@ function dateFlag(name: string, raw: unknown): string | undefined {
   return v;
 }
 
-async function summaryCmd(rt: Runtime): Promise<void> {
+export async function summaryCmd(rt: Runtime): Promise<void> {
   const from = dateFlag("from", rt.opts.from);
   const to = dateFlag("to", rt.opts.to);
   if (from && to && from > to) throw new SvcError("SVC_INVALID_ARGUMENT", "--from is after --to");
@@ -339,30 +337,4 @@ function summaryTable(
     ));
   }
   return out.join("\n\n");
-}
-
-export function registerStats(program: Command): void {
-  const stats = leaf(program, "stats", "sync order history into a local SQLite file and open the dashboard", {
-    auth: true,
-  })
-    .addOption(new Option("--resync", "rescan the whole order history"))
-    .addOption(new Option("--no-sync", "skip the history sync"))
-    .addOption(new Option("--no-open", "do not open a browser"))
-    .addOption(new Option("--port <n>", "local port (default: 5173; tries up to 4 higher)"))
-    .addOption(new Option("--bundle-version <v>", "pin a dashboard release"))
-    .addOption(new Option("--no-check-updates", "do not query for a newer dashboard"))
-    .addOption(new Option("--stats-dir <path>", "install dir (default: ~/.svc/stats, or SVC_STATS_DIR)"))
-    .action(action(dashboard));
-  leaf(stats, "sync", "sync the order history into the local database only (no bundle, no server)", {
-    auth: true,
-  })
-    .addOption(new Option("--resync", "rescan the whole order history"))
-    .addOption(new Option("--stats-dir <path>", "install dir (default: ~/.svc/stats, or SVC_STATS_DIR)"))
-    .action(action(syncOnly));
-  leaf(stats, "summary", "headline figures, top venues and monthly spend from the local database")
-    .addOption(new Option("--from <date>", "first local date, YYYY-MM-DD"))
-    .addOption(new Option("--to <date>", "last local date, YYYY-MM-DD"))
-    .addOption(new Option("--currency <code>", "one currency (amounts are never converted)"))
-    .addOption(new Option("--stats-dir <path>", "install dir (default: ~/.svc/stats, or SVC_STATS_DIR)"))
-    .action(action(summaryCmd));
 }

@@ -1,6 +1,5 @@
 /** Venue commands: details, menu, categories, hours, item. */
 
-import { type Command, Option } from "commander";
 import { SvcError } from "../core/errors.ts";
 import type { Money } from "../core/money.ts";
 import { type ItemRef, parseVenueRef, venueItemRefs, type VenueRef } from "../core/refs.ts";
@@ -13,8 +12,7 @@ import { menuRequest } from "../services/menu_request.ts";
 import { paginate } from "../services/paging.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { parseMinorFlag } from "./options.ts";
-import { action, type Runtime, type TableRenderer } from "./runtime.ts";
-import { addPaging, leaf } from "./tree.ts";
+import type { Runtime, TableRenderer } from "./runtime.ts";
 import type { Column } from "../output/table.ts";
 
 const invalid = (message: string) => new SvcError("SVC_INVALID_ARGUMENT", message);
@@ -92,7 +90,7 @@ async function context(
   return { ctx, location: () => loc ??= rt.resolveLocation(ctx) };
 }
 
-async function runDetails(rt: Runtime, venueArg: string): Promise<void> {
+export async function runDetails(rt: Runtime, venueArg: string): Promise<void> {
   const include = parseInclude(rt.opts.include);
   const ref = parseVenueRef(venueArg);
   const { venueDetails } = await import("../services/venue.ts");
@@ -100,7 +98,7 @@ async function runDetails(rt: Runtime, venueArg: string): Promise<void> {
   await rt.emit(await venueDetails(ctx, ref, include, location), renderDetails);
 }
 
-async function runMenu(rt: Runtime, venueArg: string): Promise<void> {
+export async function runMenu(rt: Runtime, venueArg: string): Promise<void> {
   const req = parseMenuRequest(rt.opts);
   const ref = parseVenueRef(venueArg);
   const { venueMenu } = await import("../services/menu.ts");
@@ -108,7 +106,7 @@ async function runMenu(rt: Runtime, venueArg: string): Promise<void> {
   await rt.emit(await venueMenu(ctx, ref, req, location), renderMenu);
 }
 
-async function runCategories(rt: Runtime, venueArg: string): Promise<void> {
+export async function runCategories(rt: Runtime, venueArg: string): Promise<void> {
   const paging = parsePaging(rt.opts);
   const ref = parseVenueRef(venueArg);
   const { venueCategories } = await import("../services/venue.ts");
@@ -116,7 +114,7 @@ async function runCategories(rt: Runtime, venueArg: string): Promise<void> {
   await rt.emit(await venueCategories(ctx, ref, paging, location), renderCategories);
 }
 
-async function runHours(rt: Runtime, venueArg: string): Promise<void> {
+export async function runHours(rt: Runtime, venueArg: string): Promise<void> {
   const label = parseTimezone(rt.opts.timezone);
   const ref = parseVenueRef(venueArg);
   const { venueHours } = await import("../services/venue.ts");
@@ -124,7 +122,7 @@ async function runHours(rt: Runtime, venueArg: string): Promise<void> {
   await rt.emit(await venueHours(ctx, ref, label, location), renderHours);
 }
 
-async function runItem(rt: Runtime, first: string, second?: string): Promise<void> {
+export async function runItem(rt: Runtime, first: string, second?: string): Promise<void> {
   const { venue, item, warning } = second === undefined
     ? venueItemRefs(undefined, first)
     : venueItemRefs(first, second);
@@ -132,40 +130,6 @@ async function runItem(rt: Runtime, first: string, second?: string): Promise<voi
   const { venueItem } = await import("../services/menu.ts");
   const { ctx, location } = await context(rt);
   await rt.emit(await venueItem(ctx, venue, item, location), renderItem);
-}
-
-export function registerVenue(program: Command): void {
-  const venue = leaf(program, "venue <venue>", "venue details (slug, 24-hex id or venue URL)", {
-    location: true,
-    auth: true,
-  })
-    .addOption(new Option("--include <parts>", "extra sections: hours,tags,rating,fees"))
-    .action(action(runDetails));
-  addPaging(leaf(venue, "menu <venue>", "the venue's menu, or a venue-scoped item search", {
-    location: true,
-    auth: true,
-  }))
-    .addOption(new Option("--query <text>", "search items in this venue"))
-    .addOption(new Option("--category <slug>", "only this category (needed for partial grocery assortments)"))
-    .addOption(new Option("--include-options", "include option-group ids usable with `cart add --option`"))
-    .addOption(new Option("--full-catalog", "load every category of a partial assortment"))
-    .addOption(new Option("--sort <key>", "recommended|price|name (default: recommended)"))
-    .addOption(new Option("--min-price <minor>", "minimum price in minor units"))
-    .addOption(new Option("--max-price <minor>", "maximum price in minor units"))
-    .addOption(new Option("--hide-sold-out", "hide sold-out items"))
-    .addOption(new Option("--discounts-only", "only discounted items"))
-    .action(action(runMenu));
-  addPaging(
-    leaf(venue, "categories <venue>", "the venue's leaf category slugs", { location: true, auth: true }),
-  )
-    .action(action(runCategories));
-  leaf(venue, "hours <venue>", "opening hours (venue-local times)", { auth: true, location: true })
-    .addOption(new Option("--timezone <iana>", "expected timezone label (converts nothing)"))
-    .action(action(runHours));
-  leaf(venue, "item <venue-or-item-url> [item]", "item details (venue + item id, or an item URL)", {
-    location: true,
-    auth: true,
-  }).action(action(runItem));
 }
 
 // ---------------------------------------------------------------------------------------------

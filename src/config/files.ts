@@ -11,7 +11,7 @@
  * - file-system failures become SVC_FILE_ERROR with the path, never SVC_INTERNAL.
  */
 
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../core/pathstr.ts";
 import { SvcError } from "../core/errors.ts";
 
 /** Files larger than this are not read as config or cache (a device or a wrong path, not svc's). */

@@ -1,6 +1,6 @@
 /** Where svc keeps its files, derived from the environment only. */
 
-import { dirname, join } from "node:path";
+import { dirname, join } from "../core/pathstr.ts";
 import { SvcError } from "../core/errors.ts";
 
 export interface Paths {

@@ -17,8 +17,10 @@
 import { cellSafe } from "./sanitize.ts";
 import type { Style } from "./style.ts";
 import { displayWidth, truncateWidth } from "./width.ts";
+import { lineWidth } from "./columns.ts";
 
 export { displayWidth } from "./width.ts";
+export { lineWidth } from "./columns.ts";
 
 export type Cell = string | number | boolean | null | undefined;
 
@@ -41,8 +43,6 @@ const GAP = 2;
 const SEP = " ".repeat(GAP);
 /** Default floor of a text column. */
 const MIN_COLUMN = 10;
-/** The narrowest line width COLUMNS may set. */
-const MIN_LINE = 20;
 
 /** Titles naming identifiers or links (copied into the next command). */
 const ID_TITLE = /\b(id|ids|slug|url|link)\b/i;
@@ -80,28 +80,6 @@ export function cellText(v: Cell): string {
 /** Cuts to at most `max` display cells with a trailing "…" (never splitting a grapheme). */
 export function truncate(s: string, max: number): string {
   return truncateWidth(cellSafe(s), max);
-}
-
-/**
- * The width output should fit: COLUMNS when it holds an integer of at least 20, else the terminal's
- * width when stdout is one; undefined (no limit) for pipes and files.
- */
-export function lineWidth(): number | undefined {
-  let raw: string | undefined;
-  try {
-    raw = Deno.env.get("COLUMNS");
-  } catch {
-    raw = undefined;
-  }
-  if (raw !== undefined && /^\s*\d+\s*$/.test(raw)) {
-    const n = Number(raw);
-    if (n >= MIN_LINE) return n;
-  }
-  try {
-    return Deno.stdout.isTerminal() ? Deno.consoleSize().columns : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 const pad = (s: string, width: number, target: number) =>

@@ -13,7 +13,9 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** Characters whose width depends on their neighbours: only text holding one needs segmentation. */
 const CLUSTERING =
   /[\p{M}\p{Cf}\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\uFE00-\uFE0F\u1160-\u11FF\uD7B0-\uD7FF]/u;
-const RGI_EMOJI = /^\p{RGI_Emoji}$/v;
+/** Built on first use: compiling the RGI_Emoji set costs ~20 ms, which ASCII-only output never pays. */
+let rgiEmoji: RegExp | undefined;
+const isRgiEmoji = (g: string) => (rgiEmoji ??= new RegExp("^\\p{RGI_Emoji}$", "v")).test(g);
 const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
 /** What makes a pictograph an emoji on screen: VS16, a ZWJ sequence or a skin-tone modifier. */
 const EMOJI_FORM = /[\uFE0F\u200D\p{Emoji_Modifier}]/u;
@@ -36,7 +38,7 @@ export function graphemeWidth(g: string): number {
     const c = g.charCodeAt(0);
     if (c >= 0x20 && c < 0x7f) return 1;
   }
-  if (RGI_EMOJI.test(g)) return 2;
+  if (isRgiEmoji(g)) return 2;
   if (PICTOGRAPHIC.test(g) && EMOJI_FORM.test(g)) return 2;
   if (INVISIBLE.test(g)) return 0;
   // The base decides; the marks and joiners after it take no cell of their own.

@@ -2,20 +2,14 @@
 
 import { SvcError } from "../core/errors.ts";
 import { type Money, money } from "../core/money.ts";
+import { ORDER_STATUSES } from "../core/order_status.ts";
 import { arr, bool, type Json, num, obj, type ServiceContext, str } from "./context.ts";
 
 /**
  * Statuses seen in order-history payloads (the sandbox's). Upstream may send others, so `--status`
  * takes any value (case-insensitive) and only warns when it is not one of these.
  */
-export const ORDER_STATUSES: readonly string[] = [
-  "received",
-  "acknowledged",
-  "delivered",
-  "refunded",
-  "canceled",
-  "rejected",
-];
+export { ORDER_STATUSES };
 
 /**
  * A status filter as given: trimmed and lower-cased, never empty. Any value is accepted (upstream may

@@ -1,0 +1,148 @@
+/**
+ * Help text, rendered from the command tree: usage, subcommands, flags (the command's own first,
+ * then location/credentials, then global), examples. Fits the terminal (COLUMNS, else its width,
+ * else 80; at most 100): terms take at most a third of the line (descriptions start by column 36 at
+ * 80 columns), longer terms put their description on the next line, and descriptions wrap.
+ */
+
+import { lineWidth } from "../output/columns.ts";
+import { commandLine } from "./parse.ts";
+import { argsOf, type Cmd, type Flag, flagsOf } from "./spec.ts";
+
+const INDENT = 2;
+const GAP = 2;
+
+export function helpWidth(): number {
+  return Math.min(100, lineWidth() ?? 80);
+}
+
+/** Greedy word wrap; words longer than a line stand alone (never cut: they are flags and commands). */
+export function wrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  for (const para of text.split("\n")) {
+    let line = "";
+    for (const word of para.split(" ")) {
+      if (word === "") continue;
+      if (line && line.length + 1 + word.length > width) {
+        out.push(line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+interface Row {
+  term: string;
+  text: string;
+  /** Extra indent of the term (nested subcommands in the top-level listing). */
+  depth?: number;
+}
+
+/** The shared term column: the longest term, capped at a third of the line. */
+function termColumn(rows: Row[], width: number): number {
+  const cap = Math.max(12, Math.floor(width / 3));
+  return Math.min(cap, Math.max(0, ...rows.map((r) => r.term.length + (r.depth ?? 0) * 2)));
+}
+
+/** Rows as two columns: terms padded to `termWidth`, descriptions wrapped after them. */
+function columns(rows: Row[], width: number, termWidth: number): string[] {
+  const descCol = INDENT + termWidth + GAP;
+  const room = Math.max(20, width - descCol);
+  const out: string[] = [];
+  for (const r of rows) {
+    const term = " ".repeat(INDENT + (r.depth ?? 0) * 2) + r.term;
+    const lines = wrap(r.text, room);
+    if (term.length + GAP > descCol) {
+      out.push(term);
+      for (const l of lines) out.push(" ".repeat(descCol) + l);
+    } else {
+      out.push(term.padEnd(descCol) + lines[0]);
+      for (const l of lines.slice(1)) out.push(" ".repeat(descCol) + l);
+    }
+  }
+  return out;
+}
+
+function flagTerm(f: Flag): string {
+  if (!f.value) return `--${f.name}`;
+  return f.optional ? `--${f.name}[=${f.value}]` : `--${f.name} <${f.value}>`;
+}
+
+const visible = (cmd: Cmd) => (cmd.commands ?? []).filter((c) => !c.hidden);
+
+function usageLines(path: Cmd[]): string[] {
+  const cmd = path[path.length - 1];
+  const base = commandLine(path);
+  const lines: string[] = [];
+  if (path.length === 1) return [`${base} <command> [subcommand] [flags]`];
+  if (cmd.run) lines.push([base, cmd.args, "[flags]"].filter(Boolean).join(" "));
+  if (visible(cmd).length) lines.push(`${base} <command> [flags]`);
+  return lines;
+}
+
+/** The help of the command at the end of `path` (the root: the overview of every command). */
+export function renderHelp(path: Cmd[], width = helpWidth()): string {
+  const cmd = path[path.length - 1];
+  const root = path.length === 1;
+  const out: string[] = [];
+  const section = (title: string, body: string[]) => {
+    if (body.length) out.push("", `${title}:`, ...body);
+  };
+  out.push(...wrap(cmd.long ? `${cmd.help}\n${cmd.long}` : cmd.help, width));
+  out.push("", "Usage:", ...usageLines(path).map((l) => " ".repeat(INDENT) + l));
+  if (cmd.aliases?.length) out.push("", `Aliases: ${cmd.aliases.join(", ")}`);
+
+  // Rows of every section share one term column, so the help reads as one table.
+  const sections: { title: string; rows: Row[] }[] = [];
+  if (root) {
+    const bySection = new Map<string, Row[]>();
+    for (const c of visible(cmd)) {
+      const rows = bySection.get(c.section ?? "Commands") ?? [];
+      rows.push({ term: c.name, text: c.help });
+      for (const sub of visible(c)) rows.push({ term: `${c.name} ${sub.name}`, text: sub.help, depth: 1 });
+      bySection.set(c.section ?? "Commands", rows);
+    }
+    for (const [title, rows] of bySection) sections.push({ title, rows });
+  } else if (visible(cmd).length) {
+    sections.push({
+      title: "Commands",
+      rows: visible(cmd).map((c) => ({ term: [c.name, c.args].filter(Boolean).join(" "), text: c.help })),
+    });
+  }
+  const flags = flagsOf(cmd);
+  const own = flags.filter((f) => f.group === "own");
+  const context = flags.filter((f) => f.group === "context");
+  const global = flags.filter((f) => f.group === "global");
+  const flagRows = (fs: Flag[]) => fs.map((f) => ({ term: flagTerm(f), text: f.help }));
+  if (!root) {
+    sections.push({ title: "Flags", rows: flagRows(own) });
+    sections.push({ title: "Location and credentials", rows: flagRows(context) });
+  }
+  sections.push({
+    title: "Global flags",
+    rows: [...flagRows(global), { term: "-h, --help", text: "show this help" }, ...(root
+      ? [{ term: "-V, --version", text: "print the version" }]
+      : [])],
+  });
+  const all = sections.filter((s) => s.rows.length);
+  const termWidth = termColumn(all.flatMap((s) => s.rows), width);
+  for (const s of all) section(s.title, columns(s.rows, width, termWidth));
+  if (cmd.examples?.length) {
+    section("Examples", cmd.examples.map((e) => " ".repeat(INDENT) + e));
+  }
+  if (root) {
+    out.push(
+      "",
+      ...wrap(
+        "Learn more: `svc help <command> [<subcommand>]` shows a command's flags and examples. " +
+          "Exit codes: 0 ok, 1 error, 2 usage error, 4 auth required, 130 interrupted.",
+        width,
+      ),
+    );
+  } else if (argsOf(cmd).length || visible(cmd).length) {
+    out.push("", ...wrap("Learn more: `svc help` lists every command; JSON output: add --json.", width));
+  }
+  return out.join("\n") + "\n";
+}

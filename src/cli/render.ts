@@ -1,0 +1,80 @@
+/**
+ * Rendering of results and errors shared by every command and by the parser's usage errors:
+ * the envelope on stdout (json/yaml), or a message on stderr in table mode. Light on purpose
+ * (help and usage errors load it; js-yaml only when YAML is asked for).
+ */
+
+import { type SvcError, toSvcError } from "../core/errors.ts";
+import { type Envelope, errorObject, makeMeta } from "../output/envelope.ts";
+import { colorEnabled, makeStyle } from "../output/style.ts";
+import { lineSafe } from "../output/sanitize.ts";
+import { writeStderrLine, writeStdout } from "../output/stdout.ts";
+import { claimOutput, interruptMayWrite } from "./interrupt.ts";
+
+/**
+ * Writes the one envelope to stdout. `byInterrupt`: the SVC_INTERRUPTED envelope, written only when
+ * the command has not written its own (see ./interrupt.ts).
+ */
+export async function writeEnvelope(
+  env: Envelope,
+  format: "json" | "yaml",
+  byInterrupt = false,
+): Promise<void> {
+  const text = format === "json"
+    ? JSON.stringify(env, null, 2) + "\n"
+    : (await import("js-yaml")).dump(env, { noRefs: true, lineWidth: -1 });
+  if (!byInterrupt) await claimOutput();
+  else if (!interruptMayWrite()) return;
+  writeStdout(text);
+}
+
+export interface ErrorContext {
+  format: "table" | "json" | "yaml";
+  verbose: boolean;
+  profile: string;
+  locale: string;
+  warnings: string[];
+  color: boolean;
+  /** The SVC_INTERRUPTED report of the signal handler (./interrupt.ts). */
+  byInterrupt?: boolean;
+}
+
+/**
+ * Errors: the envelope on stdout in json/yaml; a message on stderr in table mode. Never a stack trace.
+ * When stdout itself cannot be written (SVC_OUTPUT_ERROR), the message goes to stderr in every mode.
+ */
+export async function renderError(err: SvcError, ctx: ErrorContext): Promise<void> {
+  if (ctx.format !== "table" && err.code !== "SVC_OUTPUT_ERROR") {
+    try {
+      await writeEnvelope(
+        {
+          meta: makeMeta(ctx.profile, ctx.locale),
+          data: null,
+          warnings: ctx.warnings,
+          error: errorObject(err, ctx.verbose),
+        },
+        ctx.format,
+        ctx.byInterrupt,
+      );
+      return;
+    } catch (e) {
+      if (e instanceof Deno.errors.BrokenPipe) return;
+      err = toSvcError(e);
+    }
+  }
+  if (ctx.byInterrupt && !interruptMayWrite()) return;
+  const style = makeStyle(colorEnabled(!ctx.color) && Deno.stderr.isTerminal());
+  const lines = [style.red(`Error: ${lineSafe(err.message)} [${err.code}]`)];
+  // Suggestions (error.details.suggestions in JSON) get a line of their own unless the hint names them.
+  const suggestions = Array.isArray(err.facts?.suggestions) ? err.facts.suggestions.map(String) : [];
+  if (suggestions.length && !(err.hint ?? "").includes(suggestions[0])) {
+    lines.push(`Did you mean: ${suggestions.map(lineSafe).join(", ")}`);
+  }
+  if (err.hint && !(ctx.verbose && err.hint.includes("--verbose"))) lines.push(`Hint: ${lineSafe(err.hint)}`);
+  if (err.retry?.retry_after_ms !== undefined) lines.push(`Retry after: ${err.retry.retry_after_ms} ms`);
+  // JSON.stringify escapes control characters itself.
+  if (ctx.verbose && err.details) lines.push(`Details: ${JSON.stringify(err.details)}`);
+  for (const w of ctx.warnings) lines.push(style.yellow(`Warning: ${lineSafe(w)}`));
+  writeStderrLine(lines.join("\n"));
+}
+

@@ -1,0 +1,115 @@
+/**
+ * The command tree as plain data: names, arguments, flags, help and examples, and which handler
+ * runs a command. Nothing here imports a handler: `app.ts` loads only the module of the command
+ * being run, so start-up pays for one branch of the tree.
+ */
+
+/** The modules under src/cli/ that hold command handlers (loaded lazily by name). */
+export type HandlerModule = "account" | "auth" | "cart" | "discovery" | "venue" | "stats" | "sandbox" | "mcp";
+
+/** Where a flag is listed in help: the command's own, location/credentials, or global. */
+export type FlagGroup = "own" | "context" | "global";
+
+export interface Flag {
+  /** The long name without dashes (`page-token`); the option key is its camelCase (`pageToken`). */
+  name: string;
+  /** Placeholder of the value (`n`); absent: a switch (`--flag`, or `--flag=true|false|yes|no|on|off`). */
+  value?: string;
+  /** The value is optional and only given as `--flag=value` (a bare flag means true). */
+  optional?: boolean;
+  /** The flag may be given several times; the option is the list of values. */
+  repeatable?: boolean;
+  /** `--no-x`: sets option `x` to false (and `--no-x=false` back to true). */
+  negates?: boolean;
+  help: string;
+  group?: FlagGroup;
+}
+
+export interface Cmd {
+  name: string;
+  /** Positional arguments, `<required>` and `[optional]`, e.g. `<venue> [item]`. */
+  args?: string;
+  /** One line for listings; `long` (if any) follows it in the command's own help. */
+  help: string;
+  long?: string;
+  aliases?: string[];
+  hidden?: boolean;
+  flags?: Flag[];
+  /** Accepts --address / --lat / --lon (validated before the handler runs). */
+  location?: boolean;
+  /** Accepts --wtoken / --wrtoken / --cookie. */
+  auth?: boolean;
+  /** The handler: a module of src/cli/ and the name of an export `(rt, ...args) => Promise<void>`. */
+  run?: readonly [HandlerModule, string];
+  examples?: string[];
+  commands?: Cmd[];
+  /** Top-level listing: the heading this command is shown under in `svc --help`. */
+  section?: string;
+}
+
+export const GLOBAL_FLAGS: readonly Flag[] = [
+  { name: "format", value: "format", help: "output format: table|json|yaml (default: table)" },
+  { name: "json", help: "same as --format json" },
+  { name: "locale", value: "bcp-47", help: "locale for upstream content (default: en-FI)" },
+  { name: "no-color", negates: true, help: "disable colors (also NO_COLOR=1)" },
+  { name: "verbose", help: "print the upstream request trace, informational notes and detailed errors" },
+  { name: "profile", value: "name", help: "stored profile to use (default: default)" },
+  { name: "sandbox", help: "run against the local sandbox marketplace (also SVC_SANDBOX=1)" },
+].map((f) => ({ ...f, group: "global" as const }));
+
+export const LOCATION_FLAGS: readonly Flag[] = [
+  { name: "address", value: "text", help: "temporary address override (not with --lat/--lon)" },
+  { name: "lat", value: "float", help: "temporary latitude override (with --lon)" },
+  { name: "lon", value: "float", help: "temporary longitude override (with --lat)" },
+].map((f) => ({ ...f, group: "context" as const }));
+
+export const AUTH_FLAGS: readonly Flag[] = [
+  { name: "wtoken", value: "token", help: "access token for this run (JWT, Bearer, JSON or cookie forms)" },
+  { name: "wrtoken", value: "token", help: "refresh token for automatic rotation" },
+  { name: "cookie", value: "name=value", repeatable: true, help: "cookie forwarded upstream (repeatable)" },
+].map((f) => ({ ...f, group: "context" as const }));
+
+/** --limit / --offset / --page. */
+export function paging(limitHelp = "rows per page"): Flag[] {
+  return [
+    { name: "limit", value: "n", help: limitHelp },
+    { name: "offset", value: "n", help: "rows to skip (not with --page)" },
+    { name: "page", value: "n", help: "1-based page of --limit rows (not with --offset)" },
+  ];
+}
+
+export const SHOW_HIGHLIGHTS: Flag = {
+  name: "show-highlights",
+  value: "bool",
+  optional: true,
+  help: "Highlights column: auto (default), bare flag forces it, =false hides it",
+};
+
+/** Every flag a command accepts, in help order: its own, then location/credentials, then global. */
+export function flagsOf(cmd: Cmd): Flag[] {
+  return [
+    ...(cmd.flags ?? []).map((f) => ({ ...f, group: f.group ?? "own" as const })),
+    ...(cmd.location ? LOCATION_FLAGS.filter((f) => !cmd.flags?.some((o) => o.name === f.name)) : []),
+    ...(cmd.auth ? AUTH_FLAGS.filter((f) => !cmd.flags?.some((o) => o.name === f.name)) : []),
+    ...GLOBAL_FLAGS,
+  ];
+}
+
+/** The option key of a flag: camelCase, without the `no-` of a negating flag. */
+export function optionKey(flag: Flag): string {
+  const base = flag.negates ? flag.name.replace(/^no-/, "") : flag.name;
+  return base.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** The declared positional arguments of a command. */
+export function argsOf(cmd: Cmd): { name: string; required: boolean }[] {
+  return (cmd.args ?? "").split(/\s+/).filter(Boolean).map((a) => ({
+    name: a.slice(1, -1),
+    required: a.startsWith("<"),
+  }));
+}
+
+/** A subcommand by name or alias (hidden ones included: they still run). */
+export function subcommand(cmd: Cmd, word: string): Cmd | undefined {
+  return cmd.commands?.find((c) => c.name === word || c.aliases?.includes(word));
+}
