@@ -68,7 +68,13 @@ async function runCommand(argv: string[]): Promise<number> {
     if (e instanceof Deno.errors.BrokenPipe) return 0;
     if (e instanceof SvcError) {
       // e.g. SVC_OUTPUT_ERROR while printing help to a full stdout
-      const view = { format: "table", verbose: false, profile: "default", locale: "en-FI", color: true } as const;
+      const view = {
+        format: "table",
+        verbose: false,
+        profile: "default",
+        locale: "en-FI",
+        color: true,
+      } as const;
       await renderError(e, { ...view, warnings: [] });
       return e.exitCode;
     }

@@ -43,7 +43,7 @@ const login = (help: string): Cmd => ({
   run: ["auth", "runLogin"],
   examples: [
     "svc login",
-    "svc login --wtoken \"$WOLT_TOKEN\" --wrtoken \"$WOLT_REFRESH\"",
+    'svc login --wtoken "$WOLT_TOKEN" --wrtoken "$WOLT_REFRESH"',
     "svc login --browser-url http://127.0.0.1:9222",
   ],
 });
@@ -62,7 +62,7 @@ const status = (help = STATUS_HELP): Cmd => ({
   help,
   auth: true,
   run: ["auth", "runStatus"],
-  examples: ["svc status", "svc status --json", "svc status --wtoken \"$WOLT_TOKEN\""],
+  examples: ["svc status", "svc status --json", 'svc status --wtoken "$WOLT_TOKEN"'],
 });
 
 const configure: Cmd = {
@@ -76,7 +76,7 @@ const configure: Cmd = {
     { name: "overwrite", help: "replace an existing profile entirely (else only credentials rotate)" },
   ],
   run: ["auth", "runConfigure"],
-  examples: ["svc configure --profile-name work --wtoken \"$WOLT_TOKEN\""],
+  examples: ['svc configure --profile-name work --wtoken "$WOLT_TOKEN"'],
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -124,8 +124,13 @@ const orders = (parent: string, aliases?: string[], hiddenSubs = false): Cmd => 
       auth: true,
       flags: ORDERS_FLAGS,
       run: ["account", "runOrders"],
+      examples: [`svc ${parent} orders list --limit 10`],
     },
-    orderShow("show", hiddenSubs ? "one order with totals (same as `account order`)" : "one order with totals", hiddenSubs),
+    orderShow(
+      "show",
+      hiddenSubs ? "one order with totals (same as `account order`)" : "one order with totals",
+      hiddenSubs,
+    ),
   ],
 });
 
@@ -253,6 +258,7 @@ const favorites = (parent: string, hiddenList = false): Cmd => ({
       location: true,
       flags: paging(),
       run: ["account", "runFavorites"],
+      examples: [`svc ${parent} favorites list --limit 5`],
     },
     {
       name: "add",
@@ -332,7 +338,11 @@ const feed: Cmd = {
     { name: "summary", help: "one line per section" },
   ],
   run: ["discovery", "runFeed"],
-  examples: ["svc feed --summary", "svc feed --query pizza --per-section 3", "svc feed --address \"Kotikatu 5\""],
+  examples: [
+    "svc feed --summary",
+    "svc feed --query pizza --per-section 3",
+    'svc feed --address "Kotikatu 5"',
+  ],
 };
 
 const top: Cmd = {
@@ -437,7 +447,11 @@ const venue: Cmd = {
       flags: [
         ...paging(),
         { name: "query", value: "text", help: "search items in this venue" },
-        { name: "category", value: "slug", help: "only this category (needed for partial grocery assortments)" },
+        {
+          name: "category",
+          value: "slug",
+          help: "only this category (needed for partial grocery assortments)",
+        },
         { name: "include-options", help: "include option-group ids usable with `cart add --option`" },
         { name: "full-catalog", help: "load every category of a partial assortment" },
         { name: "sort", value: "key", help: "recommended|price|name (default: recommended)" },
@@ -546,7 +560,12 @@ const cart: Cmd = {
       auth: true,
       flags: [
         { name: "count", value: "n", help: "units to add (default: 1)" },
-        { name: "option", value: "group=value[:count]", repeatable: true, help: "option by id or name (repeatable)" },
+        {
+          name: "option",
+          value: "group=value[:count]",
+          repeatable: true,
+          help: "option by id or name (repeatable)",
+        },
         { name: "allow-substitutions", help: "allow the venue to substitute the item" },
         { name: "name", value: "text", help: "expected item name" },
         {
@@ -575,7 +594,11 @@ const cart: Cmd = {
       flags: [
         { name: "count", value: "n", help: "units to remove (default: 1)" },
         { name: "all", help: "remove every line of the item" },
-        { name: "line", value: "n", help: "the basket line to change (see `svc cart`), when the item has several" },
+        {
+          name: "line",
+          value: "n",
+          help: "the basket line to change (see `svc cart`), when the item has several",
+        },
         {
           name: "venue-id",
           value: "id",
@@ -583,7 +606,10 @@ const cart: Cmd = {
         },
       ],
       run: ["cart", "runRemove"],
-      examples: ["svc cart remove 651000000000000000200b01", "svc cart remove 651000000000000000200b01 --all"],
+      examples: [
+        "svc cart remove 651000000000000000200b01",
+        "svc cart remove 651000000000000000200b01 --all",
+      ],
     },
     {
       name: "clear",
@@ -669,7 +695,11 @@ const stats: Cmd = {
 
 const MCP_SELECTION: Flag[] = [
   { name: "read-only", help: "only read-only tools (wins over --toolsets)" },
-  { name: "toolsets", value: "list", help: "comma-separated: account,discovery,venue,cart,checkout (default: all)" },
+  {
+    name: "toolsets",
+    value: "list",
+    help: "comma-separated: account,discovery,venue,cart,checkout (default: all)",
+  },
 ];
 
 const mcp: Cmd = {
@@ -743,8 +773,16 @@ export const ROOT: Cmd = {
     "svc --sandbox mcp               serve the account to AI agents over MCP",
   ],
   commands: [
-    { ...login("sign in: in a managed browser (no token flags), or save the given tokens or cookies to the profile"), section: "Start here" },
-    { ...logout("clear the profile's credentials and the slug cache (no upstream call)"), section: "Start here" },
+    {
+      ...login(
+        "sign in: in a managed browser (no token flags), or save the given tokens or cookies to the profile",
+      ),
+      section: "Start here",
+    },
+    {
+      ...logout("clear the profile's credentials and the slug cache (no upstream call)"),
+      section: "Start here",
+    },
     { ...status(), section: "Start here" },
     { ...configure, section: "Start here" },
     {

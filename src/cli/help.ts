@@ -16,12 +16,31 @@ export function helpWidth(): number {
   return Math.min(100, lineWidth() ?? 80);
 }
 
-/** Greedy word wrap; words longer than a line stand alone (never cut: they are flags and commands). */
+/** A word wider than a line, broken after its `|` or `,` separators (value lists such as a|b|c). */
+function breakWord(word: string, width: number): string[] {
+  if (word.length <= width) return [word];
+  const parts = word.match(/[^|,]+[|,]?|[|,]/g) ?? [word];
+  const out: string[] = [];
+  let cur = "";
+  for (const p of parts) {
+    if (cur && cur.length + p.length > width) {
+      out.push(cur);
+      cur = p;
+    } else cur += p;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+/**
+ * Greedy word wrap. Words wider than a line break after `|` or `,`; other long words stand alone
+ * (never cut: they are flags and commands).
+ */
 export function wrap(text: string, width: number): string[] {
   const out: string[] = [];
   for (const para of text.split("\n")) {
     let line = "";
-    for (const word of para.split(" ")) {
+    for (const word of para.split(" ").flatMap((w) => breakWord(w, width))) {
       if (word === "") continue;
       if (line && line.length + 1 + word.length > width) {
         out.push(line);
@@ -82,6 +101,25 @@ function usageLines(path: Cmd[]): string[] {
   return lines;
 }
 
+/**
+ * An example as shell lines that fit: broken between words (never inside quotes) with a trailing
+ * ` \\`, continuations indented. A single word wider than the line (a URL) stays whole.
+ */
+function exampleLines(example: string, width: number): string[] {
+  const words = example.match(/(?:"[^"]*"|'[^']*'|\S)+/g) ?? [example];
+  const lines: string[] = [];
+  let line = " ".repeat(INDENT);
+  for (const w of words) {
+    const room = width - 2; // keeps space for " \\"
+    if (line.trim() && line.length + 1 + w.length > room) {
+      lines.push(line + " \\");
+      line = " ".repeat(INDENT + 4) + w;
+    } else line = line.trim() ? `${line} ${w}` : line + w;
+  }
+  lines.push(line);
+  return lines;
+}
+
 /** The help of the command at the end of `path` (the root: the overview of every command). */
 export function renderHelp(path: Cmd[], width = helpWidth()): string {
   const cmd = path[path.length - 1];
@@ -122,15 +160,31 @@ export function renderHelp(path: Cmd[], width = helpWidth()): string {
   }
   sections.push({
     title: "Global flags",
-    rows: [...flagRows(global), { term: "-h, --help", text: "show this help" }, ...(root
-      ? [{ term: "-V, --version", text: "print the version" }]
-      : [])],
+    rows: [
+      ...flagRows(global),
+      { term: "-h, --help", text: "show this help" },
+      ...(root ? [{ term: "-V, --version", text: "print the version" }] : []),
+    ],
   });
   const all = sections.filter((s) => s.rows.length);
   const termWidth = termColumn(all.flatMap((s) => s.rows), width);
   for (const s of all) section(s.title, columns(s.rows, width, termWidth));
   if (cmd.examples?.length) {
-    section("Examples", cmd.examples.map((e) => " ".repeat(INDENT) + e));
+    // "command  what it does" examples (the overview's common flows) render as two columns.
+    const described = cmd.examples.every((e) => / {2,}/.test(e));
+    section(
+      described ? "Common flows" : "Examples",
+      described
+        ? columns(
+          cmd.examples.map((e) => {
+            const [term, text] = e.split(/ {2,}/, 2);
+            return { term, text };
+          }),
+          width,
+          Math.min(Math.floor(width / 2), Math.max(...cmd.examples.map((e) => e.split(/ {2,}/)[0].length))),
+        )
+        : cmd.examples.flatMap((e) => exampleLines(e, width)),
+    );
   }
   if (root) {
     out.push(

@@ -43,11 +43,7 @@ export function lenientGlobals(
   opts: Record<string, unknown>,
 ): { format: Format; verbose: boolean; profile: string; locale: string; color: boolean } {
   const f = formatName(opts.format);
-  const format: Format = f
-    ? f
-    : opts.json === true
-    ? "json"
-    : "table";
+  const format: Format = f ? f : opts.json === true ? "json" : "table";
   const profile = typeof opts.profile === "string" && validProfileName(opts.profile)
     ? opts.profile
     : DEFAULT_PROFILE;

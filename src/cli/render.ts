@@ -77,4 +77,3 @@ export async function renderError(err: SvcError, ctx: ErrorContext): Promise<voi
   for (const w of ctx.warnings) lines.push(style.yellow(`Warning: ${lineSafe(w)}`));
   writeStderrLine(lines.join("\n"));
 }
-
