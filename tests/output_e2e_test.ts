@@ -196,7 +196,10 @@ Deno.test("usage help: a mistyped subcommand is named, hints point at the comman
     assert.deepEqual(r.json().error?.details?.suggestions, ["svc cart add"]);
     assert.equal(r.json().error?.details?.hint, "see `svc cart --help`");
     const table = await t.run(["cart", "ad", "kallio-burger", "x"]);
-    assert.match(table.stderr, /^Error: too many arguments for 'cart'.* \[SVC_USAGE\]\nDid you mean: svc cart add\n/);
+    assert.match(
+      table.stderr,
+      /^Error: too many arguments for 'cart'.* \[SVC_USAGE\]\nDid you mean: svc cart add\n/,
+    );
     const missing = await t.run(["venue", "menu", "--format", "json"]);
     assert.equal(missing.json().error?.details?.hint, "see `svc venue menu --help`");
     const help = await t.run(["cart", "add", "--help"]);

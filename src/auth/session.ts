@@ -86,6 +86,8 @@ export interface SessionOptions {
   /** The saved credential snapshot read before the command ran. */
   snapshot: CredentialSnapshot;
   warn: (message: string) => void;
+  /** Informational lines (a token refreshed as expected): shown with --verbose only. */
+  note?: (message: string) => void;
 }
 
 const REFRESH_MARGIN_SECONDS = 30;
@@ -200,7 +202,7 @@ export class Session implements AuthProvider {
   /** Saves the new access token only when the saved credential snapshot is unchanged (a concurrent login/logout wins). */
   private async persist(access: string): Promise<void> {
     if (this.opts.credentials.fromFlags) {
-      this.opts.warn("access token refreshed for this run (credentials from flags are not saved)");
+      this.opts.note?.("access token refreshed for this run (credentials from flags are not saved)");
       return;
     }
     const saved = await updateConfig(this.opts.configPath, (cfg) => {
@@ -218,10 +220,11 @@ export class Session implements AuthProvider {
       this.snapshot = snapshotOf(profile);
       return { write: true, result: true };
     });
-    this.opts.warn(
-      saved
-        ? "access token refreshed automatically"
-        : "refreshed access token was not saved because the profile's saved credentials changed concurrently",
-    );
+    if (saved) this.opts.note?.("access token refreshed automatically and saved to the profile");
+    else {
+      this.opts.warn(
+        "refreshed access token was not saved because the profile's saved credentials changed concurrently",
+      );
+    }
   }
 }

@@ -22,11 +22,11 @@ import {
   parseLocation,
 } from "./options.ts";
 import { claimOutput, setInterruptView } from "./interrupt.ts";
-import { writeStdout } from "../output/stdout.ts";
+import { writeStderrLine, writeStdout } from "../output/stdout.ts";
 import { renderError, writeEnvelope } from "./render.ts";
 import { privacyWarnings } from "../config/privacy.ts";
 import { SlugCache } from "../config/slug_cache.ts";
-import type { ServiceContext } from "../services/context.ts";
+import type { ServiceContext, WarningKind } from "../services/context.ts";
 import { type ResolvedLocation, resolveLocation } from "../services/location.ts";
 
 /** Renders `data` for people; loaded table helpers are passed in. */
@@ -43,6 +43,8 @@ export class Runtime {
   readonly globals: GlobalOptions;
   readonly opts: Record<string, unknown>;
   readonly warnings: string[] = [];
+  /** Warnings about upstream shapes (kind "drift"): in JSON/YAML always, on a table's stderr with --verbose. */
+  private readonly drift = new Set<string>();
   readonly paths: Paths;
   /**
    * Set by commands that may legitimately run for minutes (`stats` syncing a long history, servers):
@@ -90,7 +92,7 @@ export class Runtime {
     const handle = await openSandbox(sbx, globals.profile);
     rt.sandbox = handle;
     rt.hosts = handle.hosts;
-    if (handle.seeded) rt.warn("sandbox: created a demo profile signed in as the sandbox user");
+    if (handle.seeded) rt.note("sandbox: created a demo profile signed in as the sandbox user");
     await rt.checkPrivacy();
     return rt;
   }
@@ -100,8 +102,19 @@ export class Runtime {
     return this.hosts ?? hostsFromEnv();
   }
 
-  warn(message: string): void {
+  warn(message: string, kind?: WarningKind): void {
     if (!this.warnings.includes(message)) this.warnings.push(message);
+    if (kind === "drift") this.drift.add(message);
+  }
+
+  /** An informational line (not a warning): on stderr with --verbose only, never in the envelope. */
+  note(message: string): void {
+    if (this.globals.verbose) writeStderrLine(`Note: ${lineSafe(redactValues(message, this.secretForms()))}`);
+  }
+
+  /** The warnings a table run prints on stderr: drift ones only with --verbose. */
+  private shownWarnings(): string[] {
+    return this.globals.verbose ? this.warnings : this.warnings.filter((w) => !this.drift.has(w));
   }
 
   trace(line: string): void {
@@ -170,6 +183,7 @@ export class Runtime {
       configPath: this.paths.config,
       snapshot: snapshotOf(profile),
       warn: (m) => this.warn(m),
+      note: (m) => this.note(m),
     });
     return this.session;
   }
@@ -198,7 +212,7 @@ export class Runtime {
       slugCache: new SlugCache(this.paths.slugCache, undefined, (m) => this.warn(m)),
       locale: this.globals.locale,
       profile: await this.profile(),
-      warn: (m) => this.warn(m),
+      warn: (m, kind) => this.warn(m, kind),
     };
   }
 
@@ -247,7 +261,9 @@ export class Runtime {
     const text = table(sanitizeDeep(data), { style, table: tableMod });
     await claimOutput();
     if (text) writeStdout(text + "\n");
-    for (const w of warnings) console.error(style.yellow(`Warning: ${lineSafe(w)}`));
+    for (const w of this.shownWarnings()) {
+      console.error(style.yellow(`Warning: ${lineSafe(redactValues(w, forms))}`));
+    }
   }
 
   async fail(e: unknown): Promise<number> {
@@ -269,7 +285,8 @@ export class Runtime {
       verbose: this.globals.verbose,
       profile: this.globals.profile,
       locale: this.globals.locale,
-      warnings: this.warnings.map((w) => redactValues(w, forms)),
+      warnings: (this.globals.format === "table" ? this.shownWarnings() : this.warnings)
+        .map((w) => redactValues(w, forms)),
       color: this.globals.color,
     });
     return err.exitCode;

@@ -147,7 +147,7 @@ async function fetchAddresses(ctx: ServiceContext): Promise<Normalised[]> {
   if (!parsed) {
     throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the address list carries no `results` list");
   }
-  if (parsed.skipped) ctx.warn(`skipped ${parsed.skipped} address row(s) without an id`);
+  if (parsed.skipped) ctx.warn(`skipped ${parsed.skipped} address row(s) without an id`, "drift");
   return parsed.rows.map(fromRow);
 }
 

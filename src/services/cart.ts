@@ -206,7 +206,7 @@ export async function loadBaskets(
       );
     }
     if (b) out.push(b);
-    else ctx.warn("skipped a basket without an id");
+    else ctx.warn("skipped a basket without an id", "drift");
   }
   return out;
 }

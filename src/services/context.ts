@@ -10,8 +10,14 @@ export interface ServiceContext {
   locale: string;
   /** The selected profile as read at start (location preferences, svc_address_id). */
   profile: Profile | undefined;
-  warn(message: string): void;
+  /**
+   * A warning for the result. `drift`: the upstream payload had a shape svc skipped (rows without
+   * ids, unknown sections): always in JSON/YAML `warnings`, on a table's stderr only with --verbose.
+   */
+  warn(message: string, kind?: WarningKind): void;
 }
+
+export type WarningKind = "drift";
 
 export type Json = Record<string, unknown>;
 

@@ -121,7 +121,7 @@ export async function frontPage(
         : "",
       skippedItems ? `${skippedItems} tile(s) that are not venues` : "",
     ].filter(Boolean);
-    ctx.warn(`skipped feed content svc does not show: ${parts.join("; ")}`);
+    ctx.warn(`skipped feed content svc does not show: ${parts.join("; ")}`, "drift");
   }
   return { city: str(page.city) ?? str(obj(page.city_data)?.name) ?? null, sections, raw: data };
 }
@@ -507,7 +507,7 @@ export async function searchItems(
       wolt_plus: bool(mi?.show_wolt_plus) ?? null,
     });
   }
-  if (malformed) ctx.warn(`skipped ${malformed} search hit(s) without an item id`);
+  if (malformed) ctx.warn(`skipped ${malformed} search hit(s) without an item id`, "drift");
   const upstreamCount = hits.length;
   let kept = items.slice(0, opts.limit);
   if (opts.availableOnly) kept = kept.filter((i) => i.is_available !== false);

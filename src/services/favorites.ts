@@ -54,7 +54,7 @@ export async function listFavorites(
     seen.add(row.venue_id);
     rows.push(baseRow(row));
   }
-  if (skipped) ctx.warn(`skipped ${skipped} favourites row(s) that are not venues`);
+  if (skipped) ctx.warn(`skipped ${skipped} favourites row(s) that are not venues`, "drift");
   const { rows: shown, page } = paginate(rows, paging);
   return { location: locationInfo(loc), ...page, venues: shown };
 }

@@ -147,10 +147,10 @@ export async function accountAddresses(ctx: ServiceContext): Promise<AccountAddr
   });
   const parsed = addressRows(data);
   if (!parsed) {
-    ctx.warn("the address list carries no `results` list; no saved address can be used");
+    ctx.warn("the address list carries no `results` list; no saved address can be used", "drift");
     return [];
   }
-  if (parsed.skipped) ctx.warn(`skipped ${parsed.skipped} address row(s) without an id`);
+  if (parsed.skipped) ctx.warn(`skipped ${parsed.skipped} address row(s) without an id`, "drift");
   return parsed.rows.map((r) => ({
     id: r.id,
     ...(r.pin ?? {}),

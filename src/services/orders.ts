@@ -122,7 +122,7 @@ export async function listOrders(ctx: ServiceContext, opts: OrderListOptions): P
     if (row) rows.push(row);
     else skipped++;
   }
-  if (skipped) ctx.warn(`skipped ${skipped} order row(s) without a purchase id`);
+  if (skipped) ctx.warn(`skipped ${skipped} order row(s) without a purchase id`, "drift");
   const filtered = opts.status ? rows.filter((r) => r.status?.toLowerCase() === opts.status) : rows;
   const out: OrderList = {
     orders: filtered,
@@ -133,7 +133,7 @@ export async function listOrders(ctx: ServiceContext, opts: OrderListOptions): P
   };
   const next = str(root.next_page_token);
   if (next && next === opts.pageToken) {
-    ctx.warn("upstream repeated the page token; treating this page as the last one");
+    ctx.warn("upstream repeated the page token; treating this page as the last one", "drift");
   } else if (next) {
     out.next_page_token = next;
   }
@@ -241,7 +241,7 @@ export async function orderDetail(ctx: ServiceContext, purchaseId: string): Prom
   const o = obj(data);
   if (!o) throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the order detail is not an object");
   const currency = str(o.currency) ?? null;
-  if (!currency) ctx.warn("the order carries no currency; amounts have no formatted value");
+  if (!currency) ctx.warn("the order carries no currency; amounts have no formatted value", "drift");
   const m = (v: unknown): Money | null => {
     const n = num(v) ?? num(obj(v)?.amount);
     return n === undefined ? null : money(n, currency, ctx.locale);

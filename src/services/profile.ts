@@ -87,7 +87,7 @@ export async function profileSummary(
   }
   if (include.includes("settings")) {
     const settings = obj(user.settings);
-    if (!settings) ctx.warn("the user payload carries no settings object");
+    if (!settings) ctx.warn("the user payload carries no settings object", "drift");
     out.settings = settings ?? null;
   }
   return out;

@@ -95,7 +95,7 @@ export function hoursOf(
   ctx: Pick<ServiceContext, "locale" | "warn">,
 ): VenueHours {
   const id = identityOf(page, ctx.locale);
-  const parsed = parseHours(page.payload, ctx.warn);
+  const parsed = parseHours(page.payload, (m) => ctx.warn(m, "drift"));
   if (parsed.unknown_days.length === WEEKDAYS.length) {
     ctx.warn(`the venue page of "${page.slug}" carries no opening hours; they are unknown`);
   }
@@ -215,7 +215,7 @@ export function detailsOf(
   ctx: Pick<ServiceContext, "locale" | "warn">,
 ): VenueDetails {
   const v = obj(page.payload.venue) ?? {}, raw = obj(page.payload.venue_raw) ?? {};
-  if (!isObj(page.payload.venue)) ctx.warn(`the venue page of "${page.slug}" has no venue section`);
+  if (!isObj(page.payload.venue)) ctx.warn(`the venue page of "${page.slug}" has no venue section`, "drift");
   const id = identityOf(page, ctx.locale);
   const minimum = num(page.payload.order_minimum) ?? num(v.order_minimum);
   const out: VenueDetails = {
@@ -275,7 +275,7 @@ export function feesOf(
     const range = obj(r);
     const min = num(range?.min), max = num(range?.max), a = num(range?.a), b = num(range?.b);
     if (min === undefined || a === undefined) {
-      ctx.warn("skipped a fee range without min or fee");
+      ctx.warn("skipped a fee range without min or fee", "drift");
       continue;
     }
     fee_ranges.push({
