@@ -101,7 +101,7 @@ Deno.test("stdout carries nothing but protocol; tools/list matches the lock-list
     assert.match(byId.get(3).result.content[0].text, /Warnings: .*no venue near you has category "nope"/);
     assert.ok(
       byId.get(3).result._meta.warnings.some((w: string) =>
-        /category "nope"; see `svc_categories_list`/.test(w)
+        /category "nope"(?: \(did you mean [^)]*\))?; see `svc_categories_list`/.test(w)
       ),
       "warnings name tools, not CLI commands",
     );

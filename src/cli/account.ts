@@ -37,6 +37,7 @@ import {
   listFavorites,
   setFavorite,
 } from "../services/favorites.ts";
+import { invalidChoice } from "../core/suggest.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 
@@ -75,7 +76,11 @@ function parseInclude(raw: unknown): ProfilePart[] {
   if (!parts.length) throw new SvcError("SVC_INVALID_ARGUMENT", "--include needs personal and/or settings");
   for (const p of parts) {
     if (!(PROFILE_PARTS as readonly string[]).includes(p)) {
-      throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --include "${p}": use ${PROFILE_PARTS.join(", ")}`);
+      throw invalidChoice("--include", p, PROFILE_PARTS, {
+        hint: ["orders", "addresses", "payments", "favorites"].includes(p)
+          ? `${p} have their own command: \`svc account ${p}\``
+          : undefined,
+      });
     }
   }
   return [...new Set(parts)] as ProfilePart[];

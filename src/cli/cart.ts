@@ -10,6 +10,7 @@ import { type CheckoutPreview, checkoutPreview, type DeliveryMode } from "../ser
 import { basketCount, clearBaskets, removeItem } from "../services/cart.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import { parseIntFlag, parseMinorFlag } from "./options.ts";
+import { invalidChoice } from "../core/suggest.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 
@@ -169,10 +170,7 @@ function checkoutHandler(modes: readonly DeliveryMode[]) {
     const mode =
       (o.deliveryMode === undefined ? "standard" : String(o.deliveryMode).toLowerCase()) as DeliveryMode;
     if (!modes.includes(mode)) {
-      throw new SvcError(
-        "SVC_INVALID_ARGUMENT",
-        `invalid --delivery-mode "${o.deliveryMode}": use ${modes.join(", ")}`,
-      );
+      throw invalidChoice("--delivery-mode", o.deliveryMode, modes);
     }
     const tip = o.tip === undefined ? undefined : parseMinorFlag("tip", o.tip);
     const promoCode = typeof o.promoCode === "string" ? o.promoCode.trim() : undefined;

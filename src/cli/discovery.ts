@@ -20,6 +20,7 @@ import type { Cell, Column } from "../output/table.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import { parseIntFlag, parseMinorFlag } from "./options.ts";
 import { parseChoice, parseNumberFlag, parsePaging, parseShowHighlights, requireText } from "./paging.ts";
+import { invalidChoice } from "../core/suggest.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 
@@ -158,10 +159,7 @@ export async function runVenues(rt: Runtime): Promise<void> {
   const sortKey = o.sort === undefined ? "recommended" : String(o.sort).toLowerCase();
   const sort = SORT_KEYS[sortKey];
   if (!sort) {
-    throw new SvcError(
-      "SVC_INVALID_ARGUMENT",
-      `invalid --sort "${o.sort}": use ${Object.keys(SORT_KEYS).join(", ")}`,
-    );
+    throw invalidChoice("--sort", o.sort, Object.keys(SORT_KEYS));
   }
   const opts = {
     query: typeof o.query === "string" ? o.query : undefined,

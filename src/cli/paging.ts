@@ -5,6 +5,7 @@ import type { Paging } from "../services/paging.ts";
 import { parseDecimal } from "../core/numbers.ts";
 import { parseIntFlag } from "./options.ts";
 import { boolWord } from "./parse.ts";
+import { invalidChoice } from "../core/suggest.ts";
 
 /** Rows per page when --page is given without --limit (and the command has no default of its own). */
 export const DEFAULT_PAGE_SIZE = 20;
@@ -46,7 +47,7 @@ export function parseChoice<T extends string>(
   if (raw === undefined) return undefined;
   const v = String(raw).toLowerCase() as T;
   if (!allowed.includes(v)) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --${name} "${raw}": use ${allowed.join(", ")}`);
+    throw invalidChoice(`--${name}`, raw, allowed);
   }
   return v;
 }

@@ -14,6 +14,7 @@ import type { ServiceContext } from "../services/context.ts";
 import { parseMinorFlag } from "./options.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import type { Column } from "../output/table.ts";
+import { invalidChoice } from "../core/suggest.ts";
 
 const invalid = (message: string) => new SvcError("SVC_INVALID_ARGUMENT", message);
 
@@ -27,7 +28,15 @@ export function parseInclude(raw: unknown): DetailSection[] {
   const out: DetailSection[] = [];
   for (const p of parts) {
     if (!(DETAIL_SECTIONS as readonly string[]).includes(p)) {
-      throw invalid(`unknown --include section "${p}": use ${DETAIL_SECTIONS.join(",")}`);
+      throw invalidChoice("--include section", p, DETAIL_SECTIONS, {
+        verb: "unknown",
+        // The menu, categories and items are commands of their own, not sections of the details.
+        hint: ["menu", "categories", "items", "item"].includes(p)
+          ? `the ${p === "items" || p === "item" ? "menu" : p} has its own command: \`svc venue ${
+            p === "categories" ? "categories" : "menu"
+          } <venue>\``
+          : undefined,
+      });
     }
     if (!out.includes(p as DetailSection)) out.push(p as DetailSection);
   }

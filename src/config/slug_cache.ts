@@ -80,6 +80,11 @@ export class SlugCache {
     return this.fresh(e) ? e : undefined;
   }
 
+  /** Every slug the cache knows, fresh or not (candidates for "did you mean"). */
+  async slugs(): Promise<string[]> {
+    return Object.keys((await this.load()).file.venues);
+  }
+
   /** A fresh entry whose id matches (reverse lookup for id → slug). */
   async findById(id: string): Promise<{ slug: string; entry: SlugEntry } | undefined> {
     for (const [slug, e] of Object.entries((await this.load()).file.venues)) {

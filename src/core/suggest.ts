@@ -1,5 +1,7 @@
 /** "Did you mean" candidates for mistyped commands, flags and data (slugs, categories, values). */
 
+import { SvcError } from "./errors.ts";
+
 /** Edit distance (for "did you mean" suggestions). */
 export function distance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -24,4 +26,22 @@ export function closest(word: string, candidates: Iterable<string>, max = 3): st
     if (d <= limit) scored.push({ c, d });
   }
   return scored.sort((x, y) => x.d - y.d || x.c.localeCompare(y.c)).slice(0, max).map((s) => s.c);
+}
+
+/**
+ * SVC_INVALID_ARGUMENT for a value outside a fixed set (`--type grocey`): the message lists what
+ * is accepted; the closest accepted values are `details.suggestions`.
+ */
+export function invalidChoice(
+  flag: string,
+  raw: unknown,
+  accepted: readonly string[],
+  opts: { listed?: readonly string[]; hint?: string; verb?: string } = {},
+): SvcError {
+  const near = closest(String(raw ?? "").trim(), accepted);
+  return new SvcError(
+    "SVC_INVALID_ARGUMENT",
+    `${opts.verb ?? "invalid"} ${flag} "${raw}": use ${(opts.listed ?? accepted).join(", ")}`,
+    { ...(opts.hint ? { hint: opts.hint } : {}), ...(near.length ? { facts: { suggestions: near } } : {}) },
+  );
 }

@@ -45,6 +45,9 @@ const TOOLS_FOR_COMMANDS: Array<[RegExp, string]> = [
   [/`svc (?:profile|account) addresses`/g, "`svc_addresses_list`"],
   [/`svc (?:profile|account) orders`/g, "`svc_orders_list`"],
   [/`svc venues categories`/g, "`svc_categories_list`"],
+  [/`svc venues --query ([^`]*)`/g, "`svc_venues_search` (query $1)"],
+  [/`svc venue categories ([^`]*)`/g, "`svc_venue_categories` (venue $1)"],
+  [/`svc account (orders|addresses|payments|favorites)`/g, "`svc_$1_list`"],
 ];
 
 /** Messages and hints for a tool caller: argument names for flags, tool names for commands, no endpoints. */

@@ -7,6 +7,7 @@
 import type { z } from "zod";
 import { SvcError } from "../core/errors.ts";
 import type { CallContext } from "./runtime.ts";
+import { invalidChoice } from "../core/suggest.ts";
 
 export const TOOLSET_NAMES = ["account", "discovery", "venue", "cart", "checkout", "stats"] as const;
 export type ToolsetName = typeof TOOLSET_NAMES[number];
@@ -108,10 +109,7 @@ export function parseToolsets(raw: unknown): string[] | undefined {
   }
   for (const n of names) {
     if (!(TOOLSET_NAMES as readonly string[]).includes(n)) {
-      throw new SvcError(
-        "SVC_INVALID_ARGUMENT",
-        `unknown toolset "${n}": use ${TOOLSET_NAMES.join(", ")}`,
-      );
+      throw invalidChoice("toolset", n, TOOLSET_NAMES, { verb: "unknown" });
     }
     if (LOADERS[n as ToolsetName] === null) {
       throw new SvcError(

@@ -11,6 +11,7 @@ import { type Profile, updateConfig } from "../config/store.ts";
 import { bool, type Json, num, obj, type ServiceContext, str } from "./context.ts";
 import { type AddressRow, addressRow, addressRows } from "./location.ts";
 import { countryOf, fetchUser } from "./profile.ts";
+import { invalidChoice } from "../core/suggest.ts";
 
 export const ADDRESS_TYPES = ["apartment", "office", "house", "outdoor", "other"] as const;
 export const ADDRESS_LABELS = ["home", "work", "other"] as const;
@@ -263,7 +264,7 @@ function choice<T extends string>(name: string, raw: unknown, allowed: readonly 
   if (raw === undefined) return undefined;
   const v = String(raw).trim().toLowerCase();
   if (!(allowed as readonly string[]).includes(v)) {
-    throw invalid(`invalid --${name} "${raw}": use ${allowed.join(", ")}`);
+    throw invalidChoice(`--${name}`, raw, allowed);
   }
   return v as T;
 }

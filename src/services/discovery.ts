@@ -1,6 +1,7 @@
 /** Discovery: the home feed, top venues, venue lists (with optional enrichment), categories, item search. */
 
 import { SvcError } from "../core/errors.ts";
+import { closest } from "../core/suggest.ts";
 import { type Money, money } from "../core/money.ts";
 import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
 import { coordsQuery, type ResolvedLocation } from "./location.ts";
@@ -350,8 +351,14 @@ export async function venues(
     (opts.maxDeliveryFee === undefined ||
       (r.delivery_fee !== null && r.delivery_fee.amount <= opts.maxDeliveryFee))
   );
-  if (category && !flattenVenues(page.sections).some((r) => r.tags.some((t) => slugOf(t) === category))) {
-    ctx.warn(`no venue near you has category "${opts.category}"; see \`svc venues categories\``);
+  const all = flattenVenues(page.sections);
+  if (category && !all.some((r) => r.tags.some((t) => slugOf(t) === category))) {
+    const near = closest(category, all.flatMap((r) => r.tags.map(slugOf)));
+    ctx.warn(
+      `no venue near you has category "${opts.category}"` +
+        (near.length ? ` (did you mean ${near.map((n) => `"${n}"`).join(" or ")}?)` : "") +
+        "; see `svc venues categories`",
+    );
   }
   const enrich = opts.enrich || opts.promotionsOnly === true;
   if (enrich) await enrichRows(ctx, loc, rows);

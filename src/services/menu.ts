@@ -6,6 +6,7 @@
  */
 
 import { SvcError } from "../core/errors.ts";
+import { closest } from "../core/suggest.ts";
 import { type Money, money } from "../core/money.ts";
 import type { ItemRef, VenueRef } from "../core/refs.ts";
 import { arr, bool, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
@@ -787,9 +788,17 @@ function findCategory(tree: CategoryNode[], slug: string): CategoryNode | undefi
 
 function missingCategory(slug: string, wanted: string, tree: CategoryNode[], cause?: SvcError): SvcError {
   const leaves = leafCategories(tree).map((c) => c.slug);
-  const close = leaves.filter((c) =>
-    c.includes(wanted.toLowerCase()) || wanted.toLowerCase().includes(c.replace(/-\d+$/, ""))
-  );
+  // Slugs carry a numeric suffix (`pasta-1`): a name without it, a part of it, or a typo all match.
+  const w = wanted.toLowerCase();
+  const close = [
+    ...new Set([
+      ...leaves.filter((c) => c.includes(w) || w.includes(c.replace(/-\d+$/, ""))),
+      ...closest(w, leaves),
+      ...closest(w, leaves.map((c) => c.replace(/-\d+$/, ""))).flatMap((base) =>
+        leaves.filter((c) => c.replace(/-\d+$/, "") === base)
+      ),
+    ]),
+  ];
   return new SvcError("SVC_NOT_FOUND", `venue "${slug}" has no category "${wanted}"`, {
     hint: close.length
       ? `did you mean ${close.slice(0, 5).join(", ")}?`

@@ -6,6 +6,7 @@
 import { SvcError } from "../core/errors.ts";
 import type { MenuRequest, MenuSort } from "./menu.ts";
 import type { Paging } from "./paging.ts";
+import { invalidChoice } from "../core/suggest.ts";
 
 export const MENU_SORTS: readonly MenuSort[] = ["recommended", "price", "name"];
 
@@ -47,7 +48,7 @@ export function menuRequest(raw: MenuInput): MenuRequest {
   }
   const sort = String(raw.sort ?? "recommended").trim().toLowerCase() as MenuSort;
   if (!MENU_SORTS.includes(sort)) {
-    throw invalidInput(`unsupported --sort "${raw.sort}": use ${MENU_SORTS.join(", ")}`);
+    throw invalidChoice("--sort", raw.sort, MENU_SORTS, { verb: "unsupported" });
   }
   if (raw.minPrice !== undefined && raw.maxPrice !== undefined && raw.minPrice > raw.maxPrice) {
     throw invalidInput(`--min-price ${raw.minPrice} is above --max-price ${raw.maxPrice}`);

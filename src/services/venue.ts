@@ -32,7 +32,7 @@ export async function openVenue(
   ref: VenueRef,
   location?: () => Promise<ResolvedLocation>,
 ): Promise<VenueStatic> {
-  if (ref.kind === "slug") return await venueStatic(ctx, ref.slug);
+  if (ref.kind === "slug") return await venueStatic(ctx, ref.slug, location);
   const located = location && (async () => {
     try {
       return await location();
