@@ -728,6 +728,17 @@ Deno.test("cart UX guards: two lines of one item, --venue-id by slug, idempotent
     r = await add(t, [PP, TIRAMISU, "--name", "Panna cotta"]);
     assert.equal(r.json().error?.code, "SVC_ITEM_CHANGED");
     assert.equal((await add(t, [PP, TIRAMISU, "--price", "690", "--name", "tiramisu"])).code, 0);
+    // --price is the unit price with the chosen options (Carbonara €13.90 + Large €3.00), as help says.
+    t.sandbox.clearLog();
+    r = await add(t, [PP, CARBONARA, "--option", "Size=Large", "--price", "1390"]);
+    assert.equal(r.json().error?.code, "SVC_ITEM_CHANGED");
+    assert.match(
+      r.json().error?.message ?? "",
+      /unit price with the chosen options is €16\.90 \(item €13\.90 \+ options €3\.00\), not the expected €13\.90/,
+    );
+    assert.deepEqual(basketWrites(t.log()), [], "a price mismatch writes nothing");
+    r = await add(t, [PP, CARBONARA, "--option", "Size=Large", "--price", "1690"]);
+    assert.equal(r.code, 0, r.stdout);
     // A zero-price menu notice is not one of rule 3's blocks: upstream decides, and its reason is shown.
     r = await add(t, [PP, "651000000000000000000b0f"]);
     assert.equal(r.json().error?.code, "SVC_UPSTREAM_ERROR");

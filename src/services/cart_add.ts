@@ -490,6 +490,13 @@ async function planAdd(
     );
   }
   // --price, --name and --currency are expectations: a mismatch with the current item adds nothing.
+  // --price is the unit price with the chosen options (what a basket line costs per unit).
+  const options = buildOptions(current.options, req.options);
+  const optionsPerUnit = options.reduce(
+    (s, o) => s + o.values.reduce((t, v) => t + (v.price ?? 0) * v.count, 0),
+    0,
+  );
+  const fmt = (n: number) => formatMinor(n, currency) ?? String(n);
   let unit = current.unit_price;
   if (unit === null) {
     if (req.price === undefined) {
@@ -498,12 +505,21 @@ async function planAdd(
         `the price of item ${itemId} is unknown; pass --price`,
       );
     }
-    unit = req.price;
-  } else if (req.price !== undefined && req.price !== unit) {
+    unit = req.price - optionsPerUnit;
+    if (unit < 0) {
+      throw new SvcError(
+        "SVC_INVALID_ARGUMENT",
+        `--price ${fmt(req.price)} is below the chosen options' ${fmt(optionsPerUnit)} per unit; ` +
+          "--price is the unit price with the options",
+      );
+    }
+  } else if (req.price !== undefined && req.price !== unit + optionsPerUnit) {
+    const parts = optionsPerUnit ? ` (item ${fmt(unit)} + options ${fmt(optionsPerUnit)})` : "";
     throw new SvcError(
       "SVC_ITEM_CHANGED",
-      `the current unit price is ${formatMinor(unit, currency) ?? unit}, not the expected ` +
-        `${formatMinor(req.price, currency) ?? req.price} (--price), so nothing was added`,
+      `the current unit price${optionsPerUnit ? " with the chosen options" : ""} is ${
+        fmt(unit + optionsPerUnit)
+      }${parts}, not the expected ${fmt(req.price)} (--price), so nothing was added`,
     );
   }
   const name = current.name ?? req.name ?? itemId;
@@ -513,9 +529,7 @@ async function planAdd(
       `the item is called "${current.name}", not "${req.name}" (--name), so nothing was added`,
     );
   }
-  const options = buildOptions(current.options, req.options);
-  const perUnit = unit +
-    options.reduce((s, o) => s + o.values.reduce((t, v) => t + (v.price ?? 0) * v.count, 0), 0);
+  const perUnit = unit + optionsPerUnit;
 
   const lines: BasketLine[] = (basket?.lines ?? []).map((l) => ({ ...l }));
   const same = lines.findIndex((l) => l.id === itemId && sameOptions(l.options, options));

@@ -100,7 +100,7 @@ const add = tool({
     })).default([]).describe("from svc_item_get"),
     allow_substitutions: z.boolean().default(false),
     name: text("expected name").optional(),
-    price: minor("expected").optional(),
+    price: minor("expected unit price with options").optional(),
     currency: text("expected, e.g. EUR").optional(),
     venue_slug: text("slug when venue is an id").optional(),
     dry_run: z.boolean().default(false).describe("check, do not write"),
