@@ -113,8 +113,8 @@ Deno.test("profile show / account: masked contact, --include personal,settings, 
     assert.deepEqual(y.data.settings, { marketing_consent: false });
     assert.equal("personal" in y.data, false);
     assert.match(table.stdout, /^Profile\nField\s+Value\n/);
-    assert.match(table.stdout, /email\s+s\*\*\*@sandbox\.invalid/);
-    assert.match(table.stdout, /first_name\s+Sandy/);
+    assert.match(table.stdout, /Email\s+s\*\*\*@sandbox\.invalid/);
+    assert.match(table.stdout, /First name\s+Sandy/);
     assert.deepEqual(calls(t.log()), [ME, ME, ME, ME, ME]);
     t.sandbox.clearLog();
     const bad = await t.run(["profile", "show", "--include", "personal,secrets", ...J]);
@@ -246,7 +246,7 @@ Deno.test("orders: paging through the newest 150 orders with next_page_token, al
     const table = await t.run(["profile", "orders", "--limit", "2"]);
     assert.match(table.stdout, /^Purchase id\s+Received\s+Status\s+Venue\s+Total\s+Items/);
     assert.match(table.stdout, /65c000000000000000000082\s+01\.11\.2026, 10:58\s+received \(active\)/);
-    assert.match(table.stdout, /2 order\(s\); next page: --page-token 2026-/);
+    assert.match(table.stdout, /^2 orders shown; next: --page-token 2026-/m);
     const yaml = load((await t.run(["account", "orders", "--limit", "1", "--format", "yaml"])).stdout) as any;
     assert.equal(yaml.data.orders[0].purchase_id, "65c000000000000000000082");
 
@@ -610,7 +610,7 @@ Deno.test("addresses: add → update → use → links → remove round trip acr
     assert.equal(l2.entrance_link, "https://www.google.com/maps/search/?api=1&query=60.200100%2C24.950200");
     const linksTable = await t.run(["profile", "addresses", "links", newId]);
     assert.match(linksTable.stdout, /^Address links\nField\s+Value\n/);
-    assert.match(linksTable.stdout, /coordinates_link\s+https:\/\/www\.google\.com\/maps\//);
+    assert.match(linksTable.stdout, /Coordinates link\s+https:\/\/www\.google\.com\/maps\//);
     assert.deepEqual(t.log(), [], "use and links never call upstream");
 
     // An id the local copy lacks is looked up in the account's list: unknown there too → SVC_NOT_FOUND,
@@ -941,7 +941,7 @@ Deno.test("favorites: list at a location in both layouts, paging, add/remove by 
     assert.equal(hd.next_offset, 2);
     assert.match(table.stdout, /^Venue\s+Slug\s+Tagline\s+Top offer\s+Rating\s+Delivery\s+Fee\s+Plus\n/);
     assert.match(table.stdout, /\+ Pasta Piccola\s+pasta-piccola/);
-    assert.match(table.stdout, /3 of 3 favorite\(s\)/);
+    assert.match(table.stdout, /^3 of 3 favorites shown$/m);
     assert.deepEqual(calls(t.log()), Array(8).fill(FAV));
     assert.ok(t.log().every((e) => e.query === "lat=60.170000&lon=24.940000"), "6 decimals");
 
@@ -1313,7 +1313,7 @@ Deno.test("orders: --status takes values beyond the seen ones (with a warning); 
     assert.deepEqual(dl.warnings, [], "no warning for a seen value");
     assert.equal(table.code, 0, table.stderr);
     assert.match(table.stdout, /^Purchase id/);
-    assert.match(table.stdout, /1 order\(s\) of 4 on this page/);
+    assert.match(table.stdout, /^1 of 4 orders \(status cancelled, this page\) shown$/m);
     assert.match(table.stderr, /Warning: --status "cancelled" is not one of the seen values/);
 
     // Order detail: `null` (and absent) discount/surcharge lists give null totals, never 0.

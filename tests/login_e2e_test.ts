@@ -201,8 +201,8 @@ Deno.test("browser login in table mode: progress on stderr, who signed in on std
     const r = await t.run(["login", "--profile", "work", "--timeout", "90s"], h.env());
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Signed in as Sandy Sandbox/);
-    assert.match(r.stdout, new RegExp(`user_id\\s+${DEMO_USER.id}`));
-    assert.match(r.stdout, /browser\s+launched/);
+    assert.match(r.stdout, new RegExp(`User id\\s+${DEMO_USER.id}`));
+    assert.match(r.stdout, /Browser\s+launched/);
     assert.match(r.stdout, /timeout\s+1m30s/);
     assert.match(
       r.stderr,

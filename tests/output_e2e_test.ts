@@ -137,7 +137,7 @@ Deno.test("tables: Field/Value rows on stdout, warnings on stderr, no ANSI colou
   await withEnv(async (t) => {
     const r = await t.run(["status"], { NO_COLOR: "1" });
     assert.equal(r.code, 0);
-    assert.match(r.stdout, /authenticated\s+no/);
+    assert.match(r.stdout, /Authenticated\s+no/);
     assert.match(r.stderr, /Warning: no auth credentials provided/);
     assert.ok(!(r.stdout + r.stderr).includes("\u001b["), "no ANSI escape");
   });

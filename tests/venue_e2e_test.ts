@@ -337,7 +337,7 @@ Deno.test("venue menu (full assortment): items, availability, money, notices, op
     assert.equal(table.code, 0, table.stderr);
     assert.match(table.stdout, /^Pasta Piccola: menu, 15 items \(complete\)/);
     assert.match(table.stdout, /Carbonara\s+€13\.90\s+-\s+-20%\s+-\s+pasta-1\s+651000000000000000000b01/);
-    assert.match(table.stdout, /Truffle tagliatelle\s+€18\.90\s+-\s+-20%\s+Sold out/);
+    assert.match(table.stdout, /Truffle tagliatelle\s+€18\.90\s+-\s+-20%\s+sold out/);
     assert.match(table.stdout, /Arrabbiata\s+€10\.90\s+-\s+-20%\s+4 left/);
     assert.match(table.stdout, /Pasta allergens: ask for gluten-free pasta\s+notice/);
     assert.match(
@@ -438,7 +438,7 @@ Deno.test("venue menu: --sort, price bounds, --hide-sold-out, --discounts-only a
     assert.equal(past.code, 0);
     assert.match(past.stdout, /No rows at offset 40 of 15/);
     const paged = await t.run(["venue", "menu", "pasta-piccola", "--limit", "3"]);
-    assert.match(paged.stdout, /Showing 1-3 of 15/);
+    assert.match(paged.stdout, /^3 of 15 shown; next: --offset 3$/m);
   });
 });
 
@@ -588,7 +588,7 @@ Deno.test("venue categories: leaf slugs with paging, venue_id at the top; table 
     ]);
     const table = await t.run(["venue", "categories", "testimarket-kamppi", "--limit", "2"]);
     assert.match(table.stdout, /fruit-2\s+Fruit\s+fruit-vegetables-1\s+224/);
-    assert.match(table.stdout, /Showing 1-2 of \d+/);
+    assert.match(table.stdout, /^2 of \d+ shown; next: --offset 2$/m);
   });
 });
 
@@ -920,11 +920,11 @@ Deno.test("venue menu table: a partial root's category listing is paged by --lim
     assert.match(first.stdout, /0 items \(partial\): pass --category <slug> or --query <text>/);
     const shown = slugs.filter((s: string) => new RegExp(`^${s}\\s`, "m").test(first.stdout));
     assert.deepEqual(shown, slugs.slice(0, 5));
-    assert.match(first.stdout, /Showing 1-5 of 30 categories/);
+    assert.match(first.stdout, /^5 of 30 categories shown; next: --offset 5$/m);
     const second = await t.run(["venue", "menu", "testimarket-kamppi", "--limit", "5", "--page", "2"]);
     const shown2 = slugs.filter((s: string) => new RegExp(`^${s}\\s`, "m").test(second.stdout));
     assert.deepEqual(shown2, slugs.slice(5, 10));
-    assert.match(second.stdout, /Showing 6-10 of 30 categories/);
+    assert.match(second.stdout, /^5 of 30 categories shown; next: --offset 10$/m);
   });
 });
 

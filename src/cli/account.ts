@@ -49,19 +49,10 @@ const local = (rt: Runtime): LocalProfile => ({ configPath: rt.paths.config, pro
 const moneyCell = (m: Money | null | undefined): Cell =>
   m ? (m.formatted ?? `${m.amount} (minor units)`) : null;
 
-const flat = (v: unknown): Cell =>
-  v === null || v === undefined || typeof v !== "object"
-    ? v as Cell
-    : Array.isArray(v)
-    ? v.map((x) => (typeof x === "object" ? JSON.stringify(x) : String(x))).join(", ")
-    : "formatted" in (v as object) && "amount" in (v as object)
-    ? moneyCell(v as Money)
-    : JSON.stringify(v);
-
 function record(title: string): TableRenderer<object> {
   return (data, ui) =>
     ui.table.renderRecord(
-      Object.fromEntries(Object.entries(data).map(([k, v]) => [k, flat(v)])),
+      Object.fromEntries(Object.entries(data).map(([k, v]) => [k, ui.table.inlineValue(v)])),
       ui.style,
       title,
     );
@@ -130,9 +121,13 @@ function ordersTable(d: OrderList, ui: Ui): string {
     : d.status_filter
     ? `(no ${d.status_filter} orders on this page)`
     : "(no orders)";
-  const foot = [`${d.count} order(s)` + (d.status_filter ? ` of ${d.page_count} on this page` : "")];
-  if (d.next_page_token) foot.push(`next page: --page-token ${d.next_page_token}`);
-  return `${body}\n${ui.table.wrapText(foot.join("; "))}`;
+  const foot = ui.table.shownFooter(
+    { count: d.count, total: d.status_filter ? d.page_count : null, next_token: d.next_page_token },
+    `${d.count === 1 && !d.status_filter ? "order" : "orders"}${
+      d.status_filter ? ` (status ${d.status_filter}, this page)` : ""
+    }`,
+  );
+  return `${body}\n${ui.table.wrapText(foot)}`;
 }
 
 export async function runOrders(rt: Runtime): Promise<void> {
@@ -259,7 +254,11 @@ export async function runAddresses(rt: Runtime): Promise<void> {
     data,
     (d: AddressList, ui) =>
       (d.addresses.length ? addressRows(d.addresses, ui) : "(no addresses)") +
-      "\n" + ui.table.wrapText(`${d.count} address(es); default: ${d.profile_default_address_id ?? "none"}`),
+      "\n" + ui.table.wrapText(
+        `${ui.table.plural(d.count, "address", "addresses")}; default: ${
+          d.profile_default_address_id ?? "none"
+        }`,
+      ),
   );
 }
 
@@ -363,11 +362,11 @@ export async function runFavorites(rt: Runtime): Promise<void> {
   await rt.requireSession();
   const ctx = await rt.services();
   const data = await listFavorites(ctx, await rt.resolveLocation(ctx), paging);
-  await rt.emit(data, (d: FavoritesResult, ui) =>
-    venueTable(d.venues, "auto", ui) + "\n" + ui.table.wrapText(
-      `${d.count} of ${d.total} favorite(s)` +
-        (d.next_offset === null ? "" : `; next: --offset ${d.next_offset}`),
-    ));
+  await rt.emit(
+    data,
+    (d: FavoritesResult, ui) =>
+      venueTable(d.venues, "auto", ui) + "\n" + ui.table.wrapText(ui.table.shownFooter(d, "favorites")),
+  );
 }
 
 function runFavoriteSet(on: boolean) {

@@ -7,7 +7,7 @@ import type { Runtime, TableRenderer } from "./runtime.ts";
 const record = <T extends object>(title: string): TableRenderer<T> => (data, ui) =>
   ui.table.renderRecord(
     Object.fromEntries(
-      Object.entries(data).map(([k, v]) => [k, typeof v === "object" && v !== null ? JSON.stringify(v) : v]),
+      Object.entries(data).map(([k, v]) => [k, ui.table.inlineValue(v)]),
     ),
     ui.style,
     title,

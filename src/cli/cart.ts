@@ -34,7 +34,7 @@ function cartTable(d: CartState, ui: Ui, details: boolean): string {
       details ? ui.table.truncate(opts.join(", "), 60) : opts.length,
     ];
   });
-  const title = `${b.venue.name ?? b.venue.id} — ${b.total_items} item(s), total ${
+  const title = `${b.venue.name ?? b.venue.id} — ${ui.table.plural(b.total_items, "item")}, total ${
     b.total?.formatted ?? b.total?.amount ?? "-"
   }`;
   const table = ui.table.renderTable(
@@ -53,7 +53,10 @@ function cartTable(d: CartState, ui: Ui, details: boolean): string {
   const rest = d.baskets.filter((o) => o.basket_id !== b.id);
   const others = rest.length
     ? `\nOther baskets (pick with --venue-id): ${
-      rest.map((o) => `${o.venue_name ?? "?"} (${o.venue_id}, ${o.total_items} item(s))`).join("; ")
+      rest.map((o) =>
+        `${o.venue_name ?? o.venue_id} (${o.venue_id}, ${ui.table.plural(o.total_items, "item")})`
+      )
+        .join("; ")
     }`
     : "";
   return table + ui.table.wrapText(others);
@@ -157,7 +160,9 @@ function checkoutTable(d: CheckoutPreview, ui: Ui): string {
     ui.table.wrapText([
       `Payable: ${d.payable_amount.formatted ?? d.payable_amount.amount}`,
       `Delivery modes:\n${modes.join("\n")}`,
-      ...(d.purchasing_disabled ? [`Purchasing disabled: ${JSON.stringify(d.purchasing_disabled)}`] : []),
+      ...(d.purchasing_disabled
+        ? [`Purchasing disabled: ${ui.table.cellText(ui.table.inlineValue(d.purchasing_disabled))}`]
+        : []),
       ...d.toasts.map((t) => `Note: ${t}`),
       "No order was placed.",
     ].join("\n")),

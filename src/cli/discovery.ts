@@ -67,9 +67,7 @@ export function venueTable(rows: VenueRow[], highlights: boolean | "auto", ui: U
 }
 
 function pageFooter(d: { count: number; total: number; next_offset: number | null }, ui: Ui): string {
-  return d.next_offset === null
-    ? ""
-    : "\n" + ui.table.wrapText(`${d.count} of ${d.total} shown; next: --offset ${d.next_offset}`);
+  return d.next_offset === null ? "" : "\n" + ui.table.wrapText(ui.table.shownFooter(d));
 }
 
 const SOURCES: Record<string, string> = {
@@ -208,7 +206,8 @@ function itemsTable(d: ItemSearchResult, ui: Ui): string {
   const notices = d.items.length - products.length;
   if (!products.length) {
     return ui.table.wrapText(
-      `(no items match "${d.query}")` + (notices ? `\n${notices} menu notice(s) hidden` : ""),
+      `(no items match "${d.query}")` +
+        (notices ? `\n${ui.table.plural(notices, "menu notice")} hidden` : ""),
     );
   }
   const byRank = new Map(products.map((i) => [i.global_rank, i]));
@@ -222,7 +221,7 @@ function itemsTable(d: ItemSearchResult, ui: Ui): string {
         n === 0 ? ui.table.truncate(g.venue_name ?? g.venue_slug ?? "?", 28) : "",
         ui.table.truncate(i.name, 42),
         i.price ? i.price.formatted ?? i.price.amount : "price unknown",
-        i.is_available === null ? "?" : i.is_available,
+        i.is_available === false ? "sold out" : i.is_available,
         i.item_id,
         n === 0 ? g.venue_slug : "",
       ])
@@ -230,9 +229,11 @@ function itemsTable(d: ItemSearchResult, ui: Ui): string {
     if (ranks.length > 3) rows.push(["", `… ${ranks.length - 3} more`, "", "", "", ""]);
   }
   const footer = [
-    `${products.length} item(s) from ${rows.filter((r) => r[0]).length} venue(s); completeness unknown` +
+    `${ui.table.plural(products.length, "item")} from ${
+      ui.table.plural(rows.filter((r) => r[0]).length, "venue")
+    }; completeness unknown` +
     (d.limit_reached ? ` (limit ${d.limit} reached)` : "") +
-    (notices ? `; ${notices} menu notice(s) hidden` : ""),
+    (notices ? `; ${ui.table.plural(notices, "menu notice")} hidden` : ""),
     `more from one venue: svc venue menu <slug> --query ${JSON.stringify(d.query)}`,
   ].join("\n");
   const columns: Column[] = [

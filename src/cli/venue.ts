@@ -151,8 +151,9 @@ function amount(m: Money | null | undefined): string | null {
   return m.formatted ?? `${m.amount}${m.currency ? ` ${m.currency}` : " (minor units)"}`;
 }
 
+/** One vocabulary (docs/output-style.md): yes, sold out, N left, or "-" when upstream says nothing. */
 function availability(i: MenuItem): string | null {
-  if (i.available === false) return i.unavailable_reason ?? "sold out";
+  if (i.available === false) return "sold out";
   if (i.purchasable_balance !== null && i.purchasable_balance > 0) return `${i.purchasable_balance} left`;
   return i.available === true ? "yes" : null;
 }
@@ -168,11 +169,11 @@ function pagingNote(
   table: Parameters<TableRenderer<unknown>>[1]["table"],
 ): string | null {
   if (d.count >= d.total) return null;
-  const of = `${d.total}${what ? ` ${what}` : ""}`;
-  if (!d.count) return table.wrapText(`No rows at offset ${d.offset} of ${of}.`);
-  return table.wrapText(
-    `Showing ${d.offset + 1}-${d.offset + d.count} of ${of} (use --limit with --page or --offset).`,
-  );
+  if (!d.count) {
+    return table.wrapText(`No rows at offset ${d.offset} of ${d.total}${what ? ` ${what}` : ""}.`);
+  }
+  const next = d.offset + d.count < d.total ? d.offset + d.count : null;
+  return table.wrapText(table.shownFooter({ count: d.count, total: d.total, next_offset: next }, what));
 }
 
 const join = (parts: (string | null | undefined)[]) => parts.filter((p) => !!p).join("\n\n");

@@ -334,6 +334,68 @@ export function renderTable(
  * Field | Value table for single records. Values are never cut: too long for the line, they wrap at
  * spaces under the value column, and a single token wider than that (a long URL) goes on its own line.
  */
+/** Words of field names kept as written in labels (`svc_address_id` → "svc address id"). */
+const LABEL_WORDS: Record<string, string> = { svc: "svc", url: "URL", urls: "URLs", id: "id", ids: "ids" };
+
+/**
+ * A record field's label: JSON-style keys become words (`session_expires_at` → "Session expires at",
+ * `user_id` → "User id"); labels already written for people are kept.
+ */
+export function fieldLabel(key: string): string {
+  if (!/^[a-z][a-z0-9_]*$/.test(key)) return key;
+  const words = key.split("_").filter(Boolean).map((w) => LABEL_WORDS[w] ?? w);
+  // The first word is capitalised unless it is a name kept as written (svc, URL).
+  if (!["svc", "URL", "URLs"].includes(words[0])) words[0] = words[0][0].toUpperCase() + words[0].slice(1);
+  return words.join(" ");
+}
+
+/**
+ * Any value as one table cell, never raw JSON: money as its formatted text, lists joined with ", ",
+ * objects as "key: value; key: value" (keys as words, booleans as yes/no), nesting in parentheses.
+ */
+export function inlineValue(v: unknown, depth = 0): Cell {
+  if (v === null || v === undefined) return null;
+  if (typeof v !== "object") return v as Cell;
+  if (Array.isArray(v)) {
+    const parts = v.map((x) => cellText(inlineValue(x, depth + 1)));
+    return parts.length ? parts.join(", ") : null;
+  }
+  const o = v as Record<string, unknown>;
+  if (typeof o.amount === "number" && ("formatted" in o || "currency" in o)) {
+    return typeof o.formatted === "string" ? o.formatted : `${o.amount} (minor units)`;
+  }
+  if (depth >= 2) return "…";
+  const parts = Object.entries(o).map(([k, x]) => {
+    const inner = cellText(inlineValue(x, depth + 1));
+    return `${fieldLabel(k).toLowerCase()}: ${
+      typeof x === "object" && x !== null && !Array.isArray(x) ? `(${inner})` : inner
+    }`;
+  });
+  return parts.length ? parts.join("; ") : null;
+}
+
+/** "1 order", "3 orders" (and irregular plurals when given). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * The one paging footer: "5 of 45 shown; next: --offset 5" (or a page token), "45 of 45 shown" at the
+ * end; `what` names the rows when the table does not ("30 categories").
+ */
+export function shownFooter(
+  d: { count: number; total?: number | null; next_offset?: number | null; next_token?: string | null },
+  what = "",
+): string {
+  const of = d.total === undefined || d.total === null ? "" : ` of ${d.total}`;
+  const next = d.next_token
+    ? `; next: --page-token ${d.next_token}`
+    : d.next_offset !== undefined && d.next_offset !== null
+    ? `; next: --offset ${d.next_offset}`
+    : "";
+  return `${d.count}${of}${what ? ` ${what}` : ""} shown${next}`;
+}
+
 export function renderRecord(
   record: Record<string, Cell>,
   style: Style,
@@ -341,7 +403,7 @@ export function renderRecord(
   maxWidth: number | undefined = lineWidth(),
 ): string {
   const entries = Object.entries(record).map(([k, v]) => {
-    const label = cellSafe(k);
+    const label = cellSafe(fieldLabel(k));
     const value = cellText(v);
     return { label, labelW: displayWidth(label), value, valueW: displayWidth(value) };
   });

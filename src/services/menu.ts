@@ -477,7 +477,11 @@ async function fetchCategory(ctx: ServiceContext, slug: string, category: string
   const body = obj(data);
   if (!body) throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", `category "${category}" is not an object`);
   const list = [...(obj(body.category) ? [body.category] : []), ...arr(body.categories)];
-  return { tree: parseCategoryTree(list, ctx.warn), items: body.items, options: body.options };
+  return {
+    tree: parseCategoryTree(list, (m) => ctx.warn(m, "drift")),
+    items: body.items,
+    options: body.options,
+  };
 }
 
 /** Every item id a category tree lists, in listing order. */
@@ -635,7 +639,7 @@ export async function venueMenu(
       (rootStrategy === "full" || (rootStrategy !== "partial" && arr(root.items).length > 0));
     if (root && full) {
       strategy = rootStrategy ?? null;
-      const node = findCategory(parseCategoryTree(root.categories, ctx.warn), slugWanted);
+      const node = findCategory(parseCategoryTree(root.categories, (m) => ctx.warn(m, "drift")), slugWanted);
       if (!node) throw missingCategory(slug, slugWanted, parseCategoryTree(root.categories, () => {}));
       indexTree([node], loaded);
       const wanted = new Set(loaded.order);
@@ -675,7 +679,7 @@ export async function venueMenu(
       if (strategy !== null && strategy !== "full" && strategy !== "partial") {
         ctx.warn(`unknown assortment loading strategy "${strategy}"; treated by its contents`);
       }
-      const tree = parseCategoryTree(root.categories, ctx.warn);
+      const tree = parseCategoryTree(root.categories, (m) => ctx.warn(m, "drift"));
       const leaves = leafCategories(tree);
       const rootItems = arr(root.items);
       const partial = strategy === "partial" ||
@@ -714,7 +718,7 @@ export async function venueMenu(
   if (loaded.missing) {
     ctx.warn(`${plural(loaded.missing, "listed item")} could not be loaded; the result is partial`);
   }
-  driftWarnings(loaded, ctx.warn);
+  driftWarnings(loaded, (m) => ctx.warn(m, "drift"));
   if (!id.currency) ctx.warn(`the venue page of "${slug}" names no currency; prices are not formatted`);
 
   const parser = new ItemParser({
@@ -726,7 +730,7 @@ export async function venueMenu(
     categoryOf: loaded.categoryOf,
   });
   const all = ordered(loaded).map((r) => parser.item(r)).filter((i): i is MenuItem => !!i);
-  parser.flush(ctx.warn);
+  parser.flush((m) => ctx.warn(m, "drift"));
   if (completeness === "complete" && !all.length) {
     // Nothing listed and nothing loaded: never a complete empty menu.
     completeness = "unavailable";
@@ -868,7 +872,7 @@ export function itemDetailOf(
     campaigns: campaignItems(venue.payload),
   });
   const item = parser.item(it, true);
-  parser.flush(ctx.warn);
+  parser.flush((m) => ctx.warn(m, "drift"));
   if (!item || !it) return undefined;
   const share = str(obj(venue.payload.venue)?.share_url);
   return {

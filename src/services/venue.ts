@@ -489,7 +489,7 @@ export async function venueCategories(
   const id = identityOf(venue, ctx.locale);
   const root = await (early ?? assortmentRoot(ctx, venue.slug));
   const strategy = str(root.loading_strategy) ?? null;
-  const leaves = leafCategories(parseCategoryTree(root.categories, ctx.warn));
+  const leaves = leafCategories(parseCategoryTree(root.categories, (m) => ctx.warn(m, "drift")));
   if (!Array.isArray(root.categories)) ctx.warn(`the assortment of "${venue.slug}" lists no categories`);
   const { rows, page } = paginate(leaves, paging);
   return {
