@@ -203,7 +203,7 @@ Deno.test("browser login in table mode: progress on stderr, who signed in on std
     assert.match(r.stdout, /Signed in as Sandy Sandbox/);
     assert.match(r.stdout, new RegExp(`User id\\s+${DEMO_USER.id}`));
     assert.match(r.stdout, /Browser\s+launched/);
-    assert.match(r.stdout, /timeout\s+1m30s/);
+    assert.match(r.stdout, /Timeout\s+1m30s/);
     assert.match(
       r.stderr,
       /sign in at http:\/\/127\.0\.0\.1:\d+\/auth\/login\?delay_ms=100 \(waiting up to 1m30s; Ctrl-C cancels\)/,
