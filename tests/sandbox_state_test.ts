@@ -170,3 +170,30 @@ Deno.test("sandboxes starting together on a new state file agree on one signing 
       await Promise.all(all.map((sb) => sb.close()));
     }
   }));
+
+Deno.test("a change that fails half-way is neither saved nor kept in memory", () =>
+  withStateFile(async (statePath) => {
+    const routes = [{
+      host: "consumer_api" as const,
+      method: "POST" as const,
+      pattern: "/v1/half-way",
+      auth: "none" as const,
+      mutates: true,
+      handle: ({ state }: { state: Record<string, unknown> }) => {
+        state.half_way = true;
+        throw new Error("boom");
+      },
+    }];
+    const sb = await startSandbox({ statePath, routes });
+    try {
+      const res = await fetch(`${sb.urls.consumer_api_url}/v1/half-way`, { method: "POST" });
+      assert.equal(res.status, 500);
+      await res.body?.cancel();
+      assert.equal("half_way" in await loadState(statePath), false, "not saved");
+      await sb.mintSession(); // the next change starts from the file again
+      assert.equal("half_way" in await loadState(statePath), false, "not saved with the next change either");
+      assert.equal("half_way" in sb.state, false);
+    } finally {
+      await sb.close();
+    }
+  }));

@@ -81,6 +81,10 @@ export interface Sandbox {
     payment_url: string;
     release_api_url: string;
   };
+  /**
+   * The live state. With a statePath it is re-read from the file before each request (in place), so
+   * change it through requests or control routes there; direct edits last until the file changes.
+   */
   state: SandboxState;
   /** The secret /__sim/* control calls must send in the `x-sim-secret` header. */
   controlSecret: string;
@@ -232,7 +236,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       mutates
         ? file.locked(async () => {
           await file.refresh(state);
-          const result = await fn();
+          let result: T;
+          try {
+            result = await fn();
+          } catch (e) {
+            file.invalidate(); // nothing saved: the next section starts from the file again
+            throw e;
+          }
           await file.save(state);
           return result;
         })

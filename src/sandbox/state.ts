@@ -110,6 +110,8 @@ function replaceContents(target: SandboxState, source: SandboxState): void {
 export class StateFile {
   /** The file text last read or written; null when the file was missing or not a valid state. */
   #text: string | null | undefined;
+  /** Set when the in-memory state may differ from that text (a change failed half-way). */
+  #stale = false;
 
   constructor(readonly path: string) {}
 
@@ -131,12 +133,18 @@ export class StateFile {
     } catch (e) {
       if (!(e instanceof Deno.errors.NotFound)) throw e;
     }
-    if (text !== null && text === this.#text) return true;
+    if (text !== null && text === this.#text && !this.#stale) return true;
+    this.#stale = false;
     const parsed = text === null ? null : parseState(text);
     if (parsed) replaceContents(state, parsed);
     else if (typeof this.#text === "string") replaceContents(state, createState());
     this.#text = parsed ? text : null;
     return parsed !== null;
+  }
+
+  /** Makes the next refresh re-read the file whatever it holds (after a change failed half-way). */
+  invalidate(): void {
+    this.#stale = true;
   }
 
   /** Writes `state` atomically unless it equals what the file already holds. Call while locked. */
