@@ -54,3 +54,6 @@ await (await import("./login.ts")).benchLogin();
 
 // The MCP server over stdio: spawn + initialize, tools/list, one call (bench/mcp.ts).
 await (await import("./mcp.ts")).benchMcp();
+
+// The sandbox's shared state file: --sandbox runs, parallel cart adds, per-request cost (bench/sandbox_state.ts).
+await (await import("./sandbox_state.ts")).benchSandboxState();

@@ -7,6 +7,14 @@ import type { RequestLogEntry } from "../src/sandbox/types.ts";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const MAIN = join(ROOT, "main.ts");
+/**
+ * The sandbox clock of the tests (a Wednesday, 12:30 in Helsinki): every venue the tests rely on is
+ * open within its hours then (Pasta Piccola's lunch shift, the 10–22 venues, the shops); the night
+ * venue is closed, and explicitly closed or scheduled venues stay so. `setup` pins its sandbox at it,
+ * and svc's own `--sandbox` runs get it as SVC_SANDBOX_NOW (see `baseEnv`).
+ */
+export const TEST_NOW = "2026-03-11T12:30:00+02:00";
+
 /** The permissions svc documents for itself (see README). */
 export const SVC_PERMISSIONS = ["--allow-read", "--allow-write", "--allow-env", "--allow-net", "--allow-run"];
 
@@ -49,13 +57,14 @@ export function simFetch(sandbox: Sandbox, path: string, init: RequestInit = {})
 }
 
 /**
- * The environment svc runs with in tests: PATH, HOME, DENO_DIR, TMPDIR and LANG only. Tests add
- * SVC_CONFIG_PATH, SVC_SLUG_CACHE_PATH and SVC_STATS_DIR (see `setup`), so svc never touches the
- * real ~/.svc: the slug cache and stats dir default to ~/.svc, not the config's folder.
+ * The environment svc runs with in tests: PATH, HOME, DENO_DIR, TMPDIR and LANG only, plus the
+ * pinned sandbox clock (SVC_SANDBOX_NOW, for `--sandbox` runs). Tests add SVC_CONFIG_PATH,
+ * SVC_SLUG_CACHE_PATH and SVC_STATS_DIR (see `setup`), so svc never touches the real ~/.svc: the slug
+ * cache and stats dir default to ~/.svc, not the config's folder.
  */
 export function baseEnv(): Record<string, string> {
   const keep = ["PATH", "HOME", "DENO_DIR", "TMPDIR", "LANG"];
-  const out: Record<string, string> = { NO_COLOR: "1" };
+  const out: Record<string, string> = { NO_COLOR: "1", SVC_SANDBOX_NOW: TEST_NOW };
   for (const k of keep) {
     const v = Deno.env.get(k);
     if (v !== undefined) out[k] = v;
@@ -97,7 +106,7 @@ export function spawnSvc(args: string[], env: Record<string, string>, denoArgs: 
 export async function setup(): Promise<Env> {
   const dir = await Deno.makeTempDir({ prefix: "svc-e2e-" });
   const configPath = join(dir, "home", ".svc-config.json");
-  const sandbox = await startSandbox({ port: 0 });
+  const sandbox = await startSandbox({ port: 0, now: TEST_NOW });
   const env: Record<string, string> = {
     ...baseEnv(),
     SVC_CONFIG_PATH: configPath,

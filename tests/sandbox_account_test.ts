@@ -47,6 +47,7 @@ async function call(
       state,
       body,
       rawBody,
+      now: Date.now(), // account routes do not read the clock
     });
     const text = await res.text();
     return { status: res.status, json: text ? JSON.parse(text) : null };

@@ -3,6 +3,7 @@ import { catalog } from "../src/sandbox/data/catalog.ts";
 import { basketRoutes } from "../src/sandbox/routes/baskets.ts";
 import { discoveryRoutes } from "../src/sandbox/routes/discovery.ts";
 import { createState, type Route, type SandboxState, startSandbox } from "../src/sandbox/mod.ts";
+import { TEST_NOW } from "./helpers.ts";
 
 // Payloads are walked freely here; the assertions are the type checks.
 // deno-lint-ignore no-explicit-any
@@ -47,6 +48,7 @@ async function call(
     state,
     body: body ?? null,
     rawBody: body === undefined ? "" : JSON.stringify(body),
+    now: Date.parse(TEST_NOW),
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
@@ -315,12 +317,17 @@ Deno.test("basket upsert: venue, currency and body validation", async () => {
   );
   assert.match(await msg(null), /400 body must be a JSON object/);
 
-  // The venue without a currency takes any ISO code; its page omits currency and shows a bare total.
+  // The venue whose metadata leaves the currency out still charges in euros: another code is a
+  // mismatch, and its basket total names the currency even though its venue object has no key.
   const meze = firstItem(MEZE);
-  assert.equal((await upsert(state, MEZE, [line(meze.id, 2, 2 * meze.price)], "SEK")).status, 200);
+  assert.match(
+    await msg({ venue_id: MEZE, currency: "SEK", items: [line(meze.id, 1, meze.price)] }),
+    /uses EUR/,
+  );
+  assert.equal((await upsert(state, MEZE, [line(meze.id, 2, 2 * meze.price)], "EUR")).status, 200);
   const [basket] = (await page(state)).body.baskets;
   assert.equal("currency" in basket.venue, false);
-  assert.equal(basket.total, (2 * meze.price / 100).toFixed(2));
+  assert.equal(basket.total, `€${(2 * meze.price / 100).toFixed(2)}`);
 });
 
 Deno.test("bulk delete removes the listed baskets, ignores unknown ids, answers null", async () => {
@@ -373,7 +380,8 @@ Deno.test("checkout: the sample quote, rows adding up, fees from the dynamic pag
   assert.deepEqual(q.offers.selectable, [{ id: "disc-pasta-piccola", title: "-20% on pasta" }]);
   assert.equal((await checkout(state, plan([carbonara2()]))).body.id, "chk-0002");
 
-  // The service fee follows the price ranges the venue's dynamic page advertises.
+  // The fees follow the price ranges the venue's dynamic page advertises: below the order minimum the
+  // range's fee is the small-order fee (no service fee), from it on the service fee.
   const dynamic = await call(
     state,
     "GET",
@@ -385,8 +393,12 @@ Deno.test("checkout: the sample quote, rows adding up, fees from the dynamic pag
   for (const [n, subtotal] of [[1, 490], [3, 1470], [5, 2450]]) {
     const r = ranges.find((r: J) => subtotal >= r.min && (r.max === 0 || subtotal < r.max));
     const focaccia = menuItem(line("651000000000000000000b08", n, subtotal), 490, SIDES_CAT);
-    const fee = (await checkout(state, plan([focaccia]))).body.telemetry.service_fee;
-    assert.equal(fee, r.a + Math.round(r.b * subtotal), `service fee at ${subtotal}`);
+    const { service_fee, small_order_fee } = (await checkout(state, plan([focaccia]))).body.telemetry;
+    assert.equal(service_fee + small_order_fee, r.a + Math.round(r.b * subtotal), `fees at ${subtotal}`);
+    assert.equal(
+      small_order_fee > 0,
+      subtotal < dynamic.body.venue_raw.delivery_specs.order_minimum_no_surcharge,
+    );
   }
 });
 
@@ -400,7 +412,8 @@ Deno.test("checkout: promo ids apply discount rows; unknown ones become toasts",
     const t = q.telemetry;
     assert.equal(
       q.payable_amount,
-      q.purchase_validation.end_amount + t.service_fee + t.delivery_price + 200 - discount,
+      q.purchase_validation.end_amount + t.service_fee + t.small_order_fee + t.delivery_price + 200 -
+        discount,
     );
     return q;
   };
@@ -471,11 +484,13 @@ Deno.test("checkout: priority fee and delivery configs; the venue without priori
   assert.equal(labels(q).includes("Priority fee"), false);
   assert.equal(q.purchase_validation.priority_delivery_fee, null);
 
-  // The venue without a currency formats amounts as bare numbers.
+  // The venue whose metadata omits its currency still quotes in euros, and only in euros.
   const meze = firstItem(MEZE);
   const mezeItems = [menuItem(line(meze.id, 1, meze.price), meze.price, meze.category, MEZE)];
-  const bare = (await checkout(state, plan(mezeItems, {}, { id: MEZE, currency: "SEK" }))).body;
-  assert.equal(bare.payment_breakdown.total.formatted_amount, (bare.payable_amount / 100).toFixed(2));
+  const sek = await checkout(state, plan(mezeItems, {}, { id: MEZE, currency: "SEK" }));
+  assert.deepEqual([sek.status, sek.body.msg], [400, "purchase_plan.venue.currency must be EUR"]);
+  const euros = (await checkout(state, plan(mezeItems, {}, { id: MEZE, currency: "EUR" }))).body;
+  assert.equal(euros.payment_breakdown.total.formatted_amount, `€${(euros.payable_amount / 100).toFixed(2)}`);
 });
 
 Deno.test("checkout: state.checkout_mode_override distorts the advertised modes", async () => {
@@ -574,7 +589,7 @@ Deno.test("order placement paths answer 403", async () => {
 });
 
 Deno.test("through the server: auth required, bodies logged, override read from sandbox.state", async () => {
-  const sb = await startSandbox();
+  const sb = await startSandbox({ now: TEST_NOW });
   try {
     const base = sb.urls.consumer_api_url;
     const anonymous = await fetch(`${base}/order-xp/v1/baskets/count`);
@@ -607,4 +622,92 @@ Deno.test("through the server: auth required, bodies logged, override read from 
   } finally {
     await sb.close();
   }
+});
+
+Deno.test("checkout: below the order minimum a small-order fee row, telemetry and toast, by the dynamic page's ranges", async () => {
+  const state = createState();
+  const dynamic = async (slug: string) =>
+    (await call(
+      state,
+      "GET",
+      `/order-xp/web/v1/venue/slug/${slug}/dynamic/?lat=60.1699&lon=24.9384`,
+      undefined,
+      discoveryRoutes,
+    )).body.venue_raw.delivery_specs;
+  const specs = await dynamic("pasta-piccola");
+  const feeAt = (subtotal: number) => {
+    const r = specs.delivery_pricing.price_ranges.find((r: J) =>
+      subtotal >= r.min && (r.max === 0 || subtotal < r.max)
+    );
+    return r.a + Math.round(r.b * subtotal);
+  };
+
+  const small = (await checkout(state, plan([menuItem(line(TIRAMISU, 1, 690), 690, SIDES_CAT)]))).body;
+  assertConsistent(small);
+  assert.deepEqual(labels(small), ["Item subtotal", "Small order fee", "Delivery (0.1 km)", "Total"]);
+  assert.deepEqual(amounts(small), [690, feeAt(690), 290]);
+  assert.equal(feeAt(690), 200);
+  assert.deepEqual(
+    [small.telemetry.small_order_fee, small.telemetry.service_fee, small.payable_amount],
+    [200, 0, 1180],
+  );
+  assert.deepEqual(small.toasts, [{
+    text: "A small order fee of €2.00 applies below the €10.00 order minimum: add €3.10 to avoid it",
+    type: "SMALL_ORDER_FEE",
+  }]);
+  assert.equal(specs.order_minimum_no_surcharge, 1000);
+  const explained = small.checkout_rows.at(-1).sections.map((x: J) => [x.title, x.body]);
+  assert.deepEqual(explained, [
+    ["Small order fee", "A fixed €2.00 when the item subtotal is below the €10.00 order minimum."],
+    ["Service fee", "5% of the item subtotal from €10.00 on."],
+  ]);
+
+  // From the minimum on: the service fee of the same table, no small-order fee and no toast.
+  const cacio = menuItem(line("651000000000000000000b03", 1, 1090), 1090, PASTA_CAT);
+  const enough = (await checkout(state, plan([cacio]))).body;
+  assertConsistent(enough);
+  assert.deepEqual(labels(enough), ["Item subtotal", "Service fee", "Delivery (0.1 km)", "Total"]);
+  assert.deepEqual(amounts(enough), [1090, feeAt(1090), 290]);
+  assert.deepEqual([enough.telemetry.small_order_fee, enough.toasts], [0, []]);
+
+  // A shop's minimum is its own (€15.00).
+  const shop = catalog().bySlug.get("k-market-testila")!;
+  const milk = firstItem(shop.id);
+  const groceries = [menuItem(line(milk.id, 1, milk.price), milk.price, milk.category, shop.id)];
+  const q = (await checkout(state, plan(groceries, {}, { id: shop.id }))).body;
+  assertConsistent(q);
+  assert.equal(milk.price < 1500, true);
+  assert.equal(
+    q.telemetry.small_order_fee,
+    (await dynamic("k-market-testila")).delivery_pricing.price_ranges[0].a,
+  );
+  assert.match(q.toasts[0].text, /below the €15\.00 order minimum/);
+});
+
+Deno.test("every amount the baskets page and the checkout format names the currency, for every venue", async () => {
+  const state = createState();
+  /** Every amount ("12.34") in the payload's strings, with the character right before it. */
+  const amountsIn = (value: unknown): string[] =>
+    typeof value === "string"
+      ? [...value.matchAll(/(?:^|(.))(\d+\.\d\d)\b/g)].map((m) => (m[1] ?? "") + m[2])
+      : value && typeof value === "object"
+      ? Object.values(value).flatMap(amountsIn)
+      : [];
+  let checked = 0;
+  for (const v of catalog().venues) {
+    const item = v.menu().items.find((i) =>
+      !i.soldOut && i.price > 0 && !i.options.length && (i.balance === null || i.balance > 0)
+    );
+    if (!item) continue;
+    const items = [menuItem(line(item.id, 1, item.price), item.price, item.categoryId, v.id)];
+    const q = await checkout(state, plan(items, { courier_tip: 100 }, { id: v.id }));
+    assert.equal(q.status, 200, `${v.slug}: ${JSON.stringify(q.body)}`);
+    assert.equal((await upsert(state, v.id, [line(item.id, 1, item.price)])).status, 200, v.slug);
+    for (const m of amountsIn(q.body)) assert.match(m, /^€/, `${v.slug} checkout: ${m}`);
+    checked++;
+  }
+  assert.ok(checked >= 40, `${checked} venues`);
+  const baskets = (await page(state)).body.baskets;
+  assert.equal(baskets.length, checked);
+  for (const b of baskets) assert.match(b.total, /^€\d+\.\d\d$/, b.venue.slug);
 });

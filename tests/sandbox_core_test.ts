@@ -333,7 +333,11 @@ Deno.test("state persists atomically with mode 0600 and survives restarts", asyn
       assert.equal(stat.mode! & 0o777, 0o600);
       assert.equal((await Deno.stat(`${dir}/nested`)).mode! & 0o777, 0o700);
     }
-    assert.deepEqual([...Deno.readDirSync(`${dir}/nested`)].map((e) => e.name), ["sandbox-state.json"]);
+    // No temp file left; the lock file that lets processes take turns stays.
+    assert.deepEqual([...Deno.readDirSync(`${dir}/nested`)].map((e) => e.name).sort(), [
+      "sandbox-state.json",
+      "sandbox-state.json.lock",
+    ]);
 
     await withSandbox(async (sb) => {
       assert.equal(sb.state.refresh_rotation, "strict");

@@ -15,10 +15,16 @@ export async function serve(rt: Runtime): Promise<void> {
   const paths = sandboxPaths(rt.paths);
   await ensurePrivateDir(paths.dir);
   const { startSandbox } = await import("../sandbox/mod.ts");
-  const { hostsOf } = await import("./sandbox_runtime.ts");
+  const { claimServeDir, hostsOf, sandboxClock } = await import("./sandbox_runtime.ts");
+  // This serve's own private config, slug cache and stats dir: a second serve claims another.
+  const own = await claimServeDir(paths.dir);
   let sandbox;
   try {
-    sandbox = await startSandbox({ port, statePath: rt.opts.ephemeral ? undefined : paths.state });
+    sandbox = await startSandbox({
+      port,
+      statePath: rt.opts.ephemeral ? undefined : paths.state,
+      ...sandboxClock(),
+    });
   } catch (e) {
     if (e instanceof Deno.errors.AddrInUse) {
       throw new SvcError(
@@ -36,15 +42,15 @@ export async function serve(rt: Runtime): Promise<void> {
   }
   // A private config for shells pointed at this server, already signed in as the demo user, so
   // following the exports never touches the real profile.
-  const configPath = join(paths.dir, "serve", ".svc-config.json");
+  const configPath = join(own.dir, ".svc-config.json");
   const demo = await sandbox.mintSession();
   await signIn(configPath, DEFAULT_PROFILE, demo);
   const hosts = hostsOf(sandbox.urls);
   const exports: Record<string, string> = {
     SVC_CONFIG_PATH: configPath,
     // The slug cache and stats dir default to ~/.svc: keep the sandbox's venues out of the real cache.
-    SVC_SLUG_CACHE_PATH: join(paths.dir, "serve", ".svc-slug-cache.json"),
-    SVC_STATS_DIR: join(paths.dir, "serve", "stats"),
+    SVC_SLUG_CACHE_PATH: join(own.dir, ".svc-slug-cache.json"),
+    SVC_STATS_DIR: join(own.dir, "stats"),
     ...Object.fromEntries(
       (Object.keys(HOST_ENV) as Array<keyof typeof HOST_ENV>).map((h) => [HOST_ENV[h], hosts[h]]),
     ),
@@ -65,13 +71,14 @@ export async function serve(rt: Runtime): Promise<void> {
         "# ",
       ),
     ].join("\n"));
-  deferInterrupts(); // Ctrl-C stops the server below (state saved), then exits 130
+  deferInterrupts(); // Ctrl-C stops the server below (every change is saved already), then exits 130
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     Deno.addSignalListener("SIGINT", stop);
     Deno.addSignalListener("SIGTERM", stop);
   });
   await sandbox.close();
+  own.release();
   Deno.exitCode = 130;
 }
 

@@ -1,10 +1,13 @@
 /** `--sandbox`: an in-process sandbox marketplace with its own profile and state (loaded lazily). */
 
+import { join } from "node:path";
 import type { Paths } from "../config/paths.ts";
-import { ensurePrivateDir, readTextIfExists } from "../config/files.ts";
+import { ensurePrivateDir, fileError, readTextIfExists } from "../config/files.ts";
 import { updateConfig } from "../config/store.ts";
+import { SvcError } from "../core/errors.ts";
 import type { Hosts } from "../gateway/hosts.ts";
-import { startSandbox } from "../sandbox/mod.ts";
+import { startSandbox, toInstant, withLockFile } from "../sandbox/mod.ts";
+import { setMutationLock } from "../services/mutation_lock.ts";
 import { beforeInterruptExit } from "./interrupt.ts";
 
 export interface OpenSandbox {
@@ -29,6 +32,45 @@ export function hostsOf(urls: {
   };
 }
 
+/**
+ * The sandbox clock pin from SVC_SANDBOX_NOW (ISO 8601, e.g. 2026-03-11T12:30:00+02:00, or epoch
+ * ms): venue hours and open status are read at that instant. Nothing when it is unset.
+ */
+export function sandboxClock(): { now?: number } {
+  const raw = Deno.env.get("SVC_SANDBOX_NOW")?.trim();
+  if (!raw) return {};
+  const ms = /^\d+$/.test(raw) ? Number(raw) : toInstant(raw);
+  if (Number.isNaN(ms)) {
+    throw new SvcError("SVC_INVALID_ARGUMENT", `SVC_SANDBOX_NOW is not a time: "${raw}"`, {
+      hint:
+        "use an ISO 8601 time with its offset, e.g. SVC_SANDBOX_NOW=2026-03-11T12:30:00+02:00, or unset it",
+    });
+  }
+  return { now: ms };
+}
+
+/**
+ * A private directory for one `svc sandbox serve` (its config, slug cache and stats dir): the first
+ * of `<sandbox dir>/serve/1`, `/2`, … that no running serve holds. It stays held (a lock on its
+ * `.serve.lock`) until `release()` or the process ends, so a second serve never overwrites it.
+ */
+export async function claimServeDir(sandboxDir: string): Promise<{ dir: string; release(): void }> {
+  for (let n = 1; n <= 1000; n++) {
+    const dir = join(sandboxDir, "serve", String(n));
+    await ensurePrivateDir(dir);
+    const lockPath = join(dir, ".serve.lock");
+    let lock: Deno.FsFile;
+    try {
+      lock = await Deno.open(lockPath, { read: true, write: true, create: true, mode: 0o600 });
+    } catch (e) {
+      throw fileError("create lock file", lockPath, e);
+    }
+    if (await lock.tryLock(true)) return { dir, release: () => lock.close() };
+    lock.close();
+  }
+  throw new SvcError("SVC_FILE_ERROR", `every serve directory under ${join(sandboxDir, "serve")} is in use`);
+}
+
 export async function openSandbox(paths: Paths & { state: string }, profile: string): Promise<OpenSandbox> {
   await ensurePrivateDir(paths.dir);
   // A process driving this one (a test, an agent's harness) may choose the control secret.
@@ -36,8 +78,12 @@ export async function openSandbox(paths: Paths & { state: string }, profile: str
   const sandbox = await startSandbox({
     port: 0,
     statePath: paths.state,
+    ...sandboxClock(),
     ...(secret ? { controlSecret: secret } : {}),
   });
+  // Basket changes read the basket, then replace it: parallel `--sandbox` runs (and `--sandbox mcp`)
+  // take turns at that, so none undoes another's. The real marketplace has no such lock.
+  setMutationLock((fn) => withLockFile(join(paths.dir, "cart.lock"), fn));
   let seeded = false;
   try {
     // First use: sign the sandbox profile in as the demo user, so every command can be tried at once.

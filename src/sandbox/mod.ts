@@ -5,10 +5,12 @@ export {
   type SandboxOptions,
   SIM_SECRET_HEADER,
   startSandbox,
+  toInstant,
 } from "./server.ts";
 export { LOG_MAX_BODY_BYTES, LOG_MAX_ENTRIES, redactedToken } from "./request_log.ts";
 export { allRoutes, coreRoutes } from "./routes/index.ts";
-export { createState, loadState, saveState } from "./state.ts";
+export { createState, loadState, saveState, StateFile, withLockFile } from "./state.ts";
+export { venueStatus } from "./data/open_status.ts";
 export {
   type AccessClaims,
   DEMO_USER,

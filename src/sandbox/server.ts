@@ -10,7 +10,7 @@ import {
   redactQuery,
 } from "./request_log.ts";
 import { setRateLimit, statsControl } from "./sim_stats.ts";
-import { createState, loadState, randomHex, saveState } from "./state.ts";
+import { createState, randomHex, StateFile } from "./state.ts";
 import { mintSession, readAccessToken, type SessionTokens, verifyAccessToken } from "./tokens.ts";
 import {
   type Fault,
@@ -25,10 +25,20 @@ import {
 export interface SandboxOptions {
   /** 0 (default) picks an ephemeral port. */
   port?: number;
-  /** Persist state to this file (loaded at start, saved after mutations and on close); in-memory when absent. */
+  /**
+   * Share state through this file with every sandbox process using it: each request re-reads it first,
+   * and a mutating one runs as the only writer (lock `<file>.lock`) and saves at once, atomically.
+   * In memory when absent.
+   */
   statePath?: string;
-  /** Start from this state instead of loading or creating one. */
+  /** Start from this state (with a statePath: only when the file holds none yet). */
   state?: SandboxState;
+  /**
+   * Pins the simulator's clock (venue opening hours and open status; not token lifetimes) at this
+   * instant (epoch ms, ISO 8601 text or a Date); the real clock when absent. `/__sim/clock` and
+   * `Sandbox.setClock` change it while running.
+   */
+  now?: number | string | Date;
   /** Extra routes, matched together with allRoutes(). */
   routes?: Route[];
   /** Token-bucket limit on the order-history routes (429 + Retry-After); off when absent. */
@@ -71,6 +81,10 @@ export interface Sandbox {
     payment_url: string;
     release_api_url: string;
   };
+  /**
+   * The live state. With a statePath it is re-read from the file before each request (in place), so
+   * change it through requests or control routes there; direct edits last until the file changes.
+   */
   state: SandboxState;
   /** The secret /__sim/* control calls must send in the `x-sim-secret` header. */
   controlSecret: string;
@@ -78,8 +92,12 @@ export interface Sandbox {
   log(): RequestLogEntry[];
   /** Entries dropped from the front of the log to keep it within its cap. */
   logDropped(): number;
-  /** Resolves when pending state saves have finished. */
+  /** Resolves when the state reads and saves in progress have finished. */
   idle(): Promise<void>;
+  /** The simulator clock now (epoch ms): the pinned instant, else the real time. */
+  now(): number;
+  /** Pins the clock at an instant (epoch ms, ISO 8601 text or a Date), or back to real time with null. */
+  setClock(now: number | string | Date | null): void;
   /** Upstream requests currently being answered (control calls excluded). */
   inflight(): number;
   /** Requests held by a `hold` fault, waiting for releaseHeld(). */
@@ -155,13 +173,34 @@ function parseBody(contentType: string | null, raw: string): unknown {
   }
 }
 
+/** An instant as epoch ms; NaN when `value` names none. */
+export function toInstant(value: number | string | Date): number {
+  const ms = value instanceof Date ? value.getTime() : typeof value === "number" ? value : Date.parse(value);
+  return Number.isFinite(ms) ? ms : NaN;
+}
+
+/** Runs async sections one at a time, in call order. */
+function mutex(): <T>(fn: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(fn: () => Promise<T>) => {
+    const run = tail.then(fn, fn);
+    tail = run.catch(() => {});
+    return run;
+  };
+}
+
 const notFound = () => apiError(404, 404, "not found");
 const methodNotAllowed = () => apiError(405, 405, "method not allowed");
 const ok = () => json({ ok: true });
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const { statePath } = opts;
-  const state = opts.state ?? (statePath ? await loadState(statePath) : createState());
+  const file = opts.statePath ? new StateFile(opts.statePath) : undefined;
+  const state = opts.state ?? createState();
+  let pinned = opts.now === undefined ? null : toInstant(opts.now);
+  if (pinned !== null && Number.isNaN(pinned)) throw new TypeError(`now is not a time: ${opts.now}`);
+  const now = () => pinned ?? Date.now();
+  // The file's state wins; a missing or invalid file gets this one, so every process signs with one secret.
+  if (file) await file.locked(async () => (await file.refresh(state)) || await file.save(state));
   const routes = [...allRoutes(), ...(opts.routes ?? [])];
   let faults: Fault[] = [];
   let entries: RequestLogEntry[] = [];
@@ -180,21 +219,45 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       dropped += excess;
     }
   };
-  let saving: Promise<void> = Promise.resolve();
   const holds = new Set<() => void>();
   let latencyMs = opts.latencyMs ?? 0;
   const hold = () => new Promise<void>((resolve) => holds.add(resolve));
 
-  /** Saves are chained so that snapshots land on disk in order. */
-  const persist = (): Promise<void> => {
-    if (!statePath) return Promise.resolve();
-    saving = saving.catch(() => {}).then(() => saveState(statePath, state));
-    return saving;
+  /** One section at a time in this process touches the shared state (it is re-read in place). */
+  const exclusive = mutex();
+  const pending = new Set<Promise<unknown>>();
+  /**
+   * Runs `fn` on the current state. With a state file: re-read first; a mutating section also holds
+   * the file's lock (one writer across processes) and saves before it ends, unless `fn` threw.
+   */
+  const withState = <T>(mutates: boolean, fn: () => Promise<T>): Promise<T> => {
+    if (!file) return fn();
+    const run = exclusive(() =>
+      mutates
+        ? file.locked(async () => {
+          await file.refresh(state);
+          let result: T;
+          try {
+            result = await fn();
+          } catch (e) {
+            file.invalidate(); // nothing saved: the next section starts from the file again
+            throw e;
+          }
+          await file.save(state);
+          return result;
+        })
+        : file.refresh(state).then(fn)
+    );
+    pending.add(run);
+    const done = () => pending.delete(run);
+    run.then(done, done);
+    return run;
   };
   const publicState = () => {
     const { secret: _secret, ...rest } = state;
     return rest;
   };
+  const clockView = () => ({ now: new Date(now()).toISOString(), pinned: pinned !== null });
 
   const control: Record<string, (body: Record<string, unknown>) => Response | Promise<Response>> = {
     "GET /__sim/log": () => json({ entries, dropped, max_entries: maxEntries, max_body_bytes: maxBodyBytes }),
@@ -214,35 +277,52 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       faults = [];
       return ok();
     },
-    "POST /__sim/tokens": async ({ expires_in }) => {
+    "POST /__sim/tokens": ({ expires_in }) => {
       if (expires_in !== undefined && typeof expires_in !== "number") {
         return apiError(400, 400, "expires_in must be a number");
       }
-      const tokens = await mintSession(state, { accessTtlSeconds: expires_in });
-      await persist();
-      return json(tokens);
+      return withState(true, async () => json(await mintSession(state, { accessTtlSeconds: expires_in })));
     },
-    "POST /__sim/expire-access": async ({ access_token }) => {
-      const claims = typeof access_token === "string" ? await readAccessToken(state, access_token) : null;
-      if (!claims) return apiError(400, 400, "access_token is not a sandbox access token");
-      if (!state.revoked_access.includes(claims.jti)) state.revoked_access.push(claims.jti);
-      await persist();
-      return ok();
-    },
-    "POST /__sim/config": async ({ refresh_rotation, access_ttl_seconds, user_plus_signal }) => {
+    "POST /__sim/expire-access": ({ access_token }) =>
+      withState(true, async () => {
+        const claims = typeof access_token === "string" ? await readAccessToken(state, access_token) : null;
+        if (!claims) return apiError(400, 400, "access_token is not a sandbox access token");
+        if (!state.revoked_access.includes(claims.jti)) state.revoked_access.push(claims.jti);
+        return ok();
+      }),
+    "POST /__sim/config": ({ refresh_rotation, access_ttl_seconds, user_plus_signal }) => {
       const valid = (refresh_rotation === undefined || refresh_rotation === "lenient" ||
         refresh_rotation === "strict") &&
         (access_ttl_seconds === undefined || Number.isInteger(access_ttl_seconds)) &&
         (user_plus_signal === undefined || user_plus_signal === null ||
           typeof user_plus_signal === "boolean");
       if (!valid) return apiError(400, 400, "invalid config");
-      if (refresh_rotation !== undefined) state.refresh_rotation = refresh_rotation;
-      if (access_ttl_seconds !== undefined) state.access_ttl_seconds = access_ttl_seconds as number;
-      if (user_plus_signal !== undefined) state.user_plus_signal = user_plus_signal;
-      await persist();
-      return json(publicState());
+      return withState(true, () => {
+        if (refresh_rotation !== undefined) state.refresh_rotation = refresh_rotation;
+        if (access_ttl_seconds !== undefined) state.access_ttl_seconds = access_ttl_seconds as number;
+        if (user_plus_signal !== undefined) state.user_plus_signal = user_plus_signal;
+        return Promise.resolve(json(publicState()));
+      });
     },
-    "GET /__sim/state": () => json(publicState()),
+    "GET /__sim/state": () => withState(false, () => Promise.resolve(json(publicState()))),
+    "GET /__sim/clock": () => json(clockView()),
+    "POST /__sim/clock": (body) => {
+      if (!("now" in body)) return apiError(400, 400, "now is required: an ISO 8601 time, epoch ms, or null");
+      const at = body.now === null
+        ? null
+        : typeof body.now === "string" || typeof body.now === "number"
+        ? toInstant(body.now)
+        : NaN;
+      if (at !== null && Number.isNaN(at)) {
+        return apiError(
+          400,
+          400,
+          "now must be an ISO 8601 time (e.g. 2026-03-11T12:30:00+02:00), epoch ms, or null",
+        );
+      }
+      pinned = at;
+      return json(clockView());
+    },
     ...statsControl(state),
   };
   if (opts.orderRateLimit) setRateLimit(state, opts.orderRateLimit);
@@ -270,24 +350,28 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     return isRecord(body) ? await handler(body) : apiError(400, 400, "body must be a JSON object");
   }
 
-  async function dispatch(
+  /** Answers a host request; `verified` gets the bearer's claims (read from the current state). */
+  function dispatch(
     req: Request,
     url: URL,
     host: HostKey | "unknown",
     path: string,
-    auth: SandboxAuth | null,
+    token: string | undefined,
     rawBody: string,
     body: unknown,
+    verified: (auth: SandboxAuth | null) => void,
   ): Promise<Response> {
-    if (host === "unknown") return notFound();
+    if (host === "unknown") return Promise.resolve(notFound());
     const match = findRoute(routes, host, req.method, path);
-    if (match === "method") return methodNotAllowed();
-    if (!match) return notFound();
-    const { route, params } = match;
-    if (route.auth === "required" && !auth) return apiError(401, 304, "unauthorized");
-    const res = await route.handle({ req, url, host, path, params, auth, state, body, rawBody });
-    if (route.mutates) await persist();
-    return res;
+    if (match === "method") return Promise.resolve(methodNotAllowed());
+    return withState(match?.route.mutates ?? false, async () => {
+      const auth = token ? await verifyAccessToken(state, token) : null;
+      verified(auth);
+      if (!match) return notFound();
+      const { route, params } = match;
+      if (route.auth === "required" && !auth) return apiError(401, 304, "unauthorized");
+      return await route.handle({ req, url, host, path, params, auth, state, body, rawBody, now: now() });
+    });
   }
 
   let active = 0;
@@ -309,11 +393,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       const body = parseBody(req.headers.get("content-type"), rawBody);
       const authorization = req.headers.get("authorization");
       const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
-      const auth = token ? await verifyAccessToken(state, token) : null;
+      /** The bearer's claims, as the route saw them (verified after the fact when a fault answered). */
+      const seen: { auth?: SandboxAuth | null } = {};
       const fault = host === "unknown" ? undefined : takeFault(faults, host, req.method, path);
-      const real = () => dispatch(req, url, host, path, auth, rawBody, body).catch(internalError);
+      const real = () =>
+        dispatch(req, url, host, path, token, rawBody, body, (a) => (seen.auth = a)).catch(internalError);
       if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
       const res = fault ? await applyFault(fault, real, closing.signal, hold) : await real();
+      const auth = seen.auth !== undefined ? seen.auth : token ? await verifyAccessToken(state, token) : null;
       const headers = await loggedHeaders(req.headers, ["authorization", "cookie", SIM_SECRET_HEADER]);
       const query = await redactQuery(url.search.slice(1));
       const logged = rawBody === "" ? undefined : await loggedBody(body, rawBody, maxBodyBytes);
@@ -360,7 +447,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     controlSecret,
     log: () => [...entries],
     logDropped: () => dropped,
-    idle: () => saving.catch(() => {}),
+    idle: async () => {
+      while (pending.size) await Promise.allSettled([...pending]);
+    },
+    now,
+    setClock: (at) => {
+      const ms = at === null ? null : toInstant(at);
+      if (ms !== null && Number.isNaN(ms)) throw new TypeError(`not a time: ${at}`);
+      pinned = ms;
+    },
     inflight: () => active,
     held: () => holds.size,
     setLatency: (ms) => {
@@ -380,17 +475,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     addFault: (fault) => {
       faults.push(structuredClone(fault));
     },
-    mintSession: async (sessionOpts) => {
-      const tokens = await mintSession(state, sessionOpts);
-      await persist();
-      return tokens;
-    },
+    mintSession: (sessionOpts) => withState(true, () => mintSession(state, sessionOpts)),
     close: () =>
       closed ??= (async () => {
         closing.abort();
         for (const release of holds) release();
         await server.shutdown();
-        await persist();
+        // Every change was saved when it was made: saving now could only write back a stale copy.
+        while (pending.size) await Promise.allSettled([...pending]);
       })(),
   };
 }

@@ -36,12 +36,17 @@ export interface RouteContext {
   params: Record<string, string>;
   /** Verified bearer, or null when absent/invalid (routes with auth "required" never see null). */
   auth: SandboxAuth | null;
-  /** The mutable simulator state (persisted by the server when it closes or after mutations). */
+  /**
+   * The mutable simulator state. With a state file it is re-read before the route runs, and saved
+   * right after a route with `mutates` (under the file's lock), so mark every route that changes it.
+   */
   state: SandboxState;
   /** Parsed JSON or form-urlencoded body (null when there is none or it does not parse). */
   body: unknown;
   /** Raw request body text ("" when none). */
   rawBody: string;
+  /** The simulator clock at this request (epoch ms): pinned by the test or user, else real time. */
+  now: number;
 }
 
 export interface Route {

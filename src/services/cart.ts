@@ -10,6 +10,7 @@ import { type Money, money } from "../core/money.ts";
 import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
 import { coordsQuery, type ResolvedLocation } from "./location.ts";
 import { venueStatic } from "./venue_lookup.ts";
+import { withMutationLock } from "./mutation_lock.ts";
 
 export interface OptionValueLine {
   id: string;
@@ -270,9 +271,10 @@ export function lineToWire(l: BasketLine): Record<string, unknown> {
 
 let queue: Promise<unknown> = Promise.resolve();
 
-/** Runs basket mutations of this process one at a time. */
+/** Runs basket mutations of this process one at a time (inside the installed mutation lock, if any). */
 export function serialized<T>(fn: () => Promise<T>): Promise<T> {
-  const run = queue.then(fn, fn);
+  const locked = () => withMutationLock(fn);
+  const run = queue.then(locked, locked);
   queue = run.catch(() => {});
   return run;
 }

@@ -136,7 +136,10 @@ export interface Venue {
   tags: string[];
   /** Absent from the payload when undefined. */
   showWoltPlus: boolean | undefined;
-  /** "scheduled": closed now but takes scheduled orders. */
+  /**
+   * "open": open exactly within `openingTimes` (by the simulator clock, see data/open_status.ts);
+   * "closed": closed whatever the hours say; "scheduled": closed now but takes scheduled orders.
+   */
   availability: "open" | "closed" | "scheduled";
   isNew: boolean;
   priority: boolean;

@@ -22,6 +22,8 @@ import {
 } from "../data/catalog.ts";
 import { isHexId } from "../data/account.ts";
 import { basketId, type BasketLine, type BasketOption, ensureBasketState } from "../data/baskets.ts";
+import { priceRanges, subtotalFees, venueCurrency, venueMoney } from "../data/fees.ts";
+import { venueStatus } from "../data/open_status.ts";
 
 const fail = (status: number, msg: string): Response => apiError(status, status, msg);
 const bad = (msg: string): Response => fail(400, msg);
@@ -31,10 +33,10 @@ const isCount = (v: unknown): v is number => typeof v === "number" && Number.isI
 const validPoint = (lat: unknown, lon: unknown) =>
   typeof lat === "number" && typeof lon === "number" && Math.abs(lat) <= 90 && Math.abs(lon) <= 180;
 
-/** Signed display amount ("-€1.20"); a bare number for a venue without currency. */
-const money = (minor: number, currency: string | null) =>
+/** Signed display amount ("-€1.20"). */
+const money = (minor: number, currency: string) =>
   (minor < 0 ? "-" : "") + formatMoney(Math.abs(minor), currency);
-const amount = (minor: number, currency: string | null) => ({
+const amount = (minor: number, currency: string) => ({
   amount: minor,
   formatted_amount: money(minor, currency),
   reason: null,
@@ -156,11 +158,11 @@ function basketsPage(ctx: RouteContext): Response {
           name: v.name,
           slug: v.slug,
           country: CITY.country3,
-          available: v.availability === "open",
+          available: venueStatus(v, ctx.now).open,
           ...(v.currency ? { currency: v.currency } : {}),
         },
         items: basket.items.map((l) => ({ ...l, checksum: itemChecksum(menu.itemById.get(l.id)!) })),
-        total: formatMoney(total, v.currency),
+        total: venueMoney(v, total),
         telemetry: { basket_total: total },
         total_items: sum(basket.items.map((l) => l.count)),
       };
@@ -180,8 +182,8 @@ function upsertBasket(ctx: RouteContext): Response {
   if (typeof body.currency !== "string" || !/^[A-Z]{3}$/.test(body.currency)) {
     return bad("currency must be an ISO 4217 code");
   }
-  if (venue.currency && body.currency !== venue.currency) {
-    return bad(`currency mismatch: the venue uses ${venue.currency}`);
+  if (body.currency !== venueCurrency(venue)) {
+    return bad(`currency mismatch: the venue uses ${venueCurrency(venue)}`);
   }
   if (!Array.isArray(body.items)) return bad("items must be an array");
   if (!body.items.length) return bad("items must not be empty; delete the basket with bulk/delete");
@@ -240,18 +242,6 @@ const WELCOME_PROMO = { id: "WELCOME10", text: "WELCOME10: -10% (up to €5.00)"
 
 type Mode = "standard" | "priority";
 
-/** The fee table the venue's dynamic page advertises (`delivery_specs.delivery_pricing.price_ranges`). */
-const priceRanges = (v: Venue) => [
-  { min: 0, max: v.orderMinimum, a: 200, b: 0 },
-  { min: v.orderMinimum, max: 0, a: 0, b: v.productLine === "restaurant" ? 0.05 : 0.03 },
-];
-
-/** Service fee: a + b·subtotal of the range holding the subtotal (max 0 = unbounded). */
-function serviceFee(v: Venue, subtotal: number): number {
-  const r = priceRanges(v).find((r) => subtotal >= r.min && (r.max === 0 || subtotal < r.max))!;
-  return r.a + Math.round(r.b * subtotal);
-}
-
 /** Great-circle distance in km, one decimal. */
 function km(lat: number, lon: number, v: Venue): number {
   const rad = Math.PI / 180;
@@ -283,7 +273,7 @@ function promoEffect(v: Venue, id: string, lines: Line[], subtotal: number, deli
     if (!delivery) return unmet("no delivery fee to discount");
     return subtotal >= d.freeDeliveryOver
       ? { id, text: d.text, amount: delivery }
-      : unmet(`spend ${money(d.freeDeliveryOver, v.currency)} or more`);
+      : unmet(`spend ${venueMoney(v, d.freeDeliveryOver)} or more`);
   }
   // Item campaigns cover the first category's items that are not already reduced.
   const eligible = new Set(v.menu().categories[0].itemIds);
@@ -294,13 +284,14 @@ function promoEffect(v: Venue, id: string, lines: Line[], subtotal: number, deli
   return off ? { id, text: d.text, amount: off } : unmet("no eligible items in the order");
 }
 
-const priorityOffered = (v: Venue, method: string) =>
-  method === "homedelivery" && v.priority && v.availability === "open";
+const priorityOffered = (v: Venue, method: string, now: number) =>
+  method === "homedelivery" && v.priority && venueStatus(v, now).open;
 
-function deliveryConfigs(v: Venue, method: string, requested: Mode, override: unknown) {
-  const offered: Mode[] = v.availability === "closed"
+function deliveryConfigs(v: Venue, method: string, requested: Mode, override: unknown, now: number) {
+  const { status } = venueStatus(v, now);
+  const offered: Mode[] = status === "closed"
     ? []
-    : priorityOffered(v, method)
+    : priorityOffered(v, method, now)
     ? ["standard", "priority"]
     : ["standard"];
   const both: Mode[] = ["standard", "priority"];
@@ -323,7 +314,7 @@ function deliveryConfigs(v: Venue, method: string, requested: Mode, override: un
       estimate: { label: `${min}-${max} min`, min, mean: (min + max) / 2, max },
       price: priority
         ? {
-          price: amount(PRIORITY_FEE, v.currency),
+          price: amount(PRIORITY_FEE, venueCurrency(v)),
           original_price: null,
           price_style: "default",
           price_icon: null,
@@ -336,22 +327,21 @@ function deliveryConfigs(v: Venue, method: string, requested: Mode, override: un
     };
   });
   // Restaurants also offer pickup: a `takeaway` method config (its schedule slug is "standard" too).
-  const takeaway =
-    method === "homedelivery" && v.productLine === "restaurant" && v.availability !== "closed" &&
+  const takeaway = method === "homedelivery" && v.productLine === "restaurant" && status !== "closed" &&
       override !== "omit"
-      ? [{
-        label: "Takeaway",
-        description: "Pick up your order yourself",
-        tag: null,
-        method: "takeaway",
-        schedule: "standard",
-        estimate: { label: "10-20 min", min: 10, mean: 15, max: 20 },
-        price: null,
-        tso_schedule: null,
-        info_banner: null,
-        info_modal_body: null,
-      }]
-      : [];
+    ? [{
+      label: "Takeaway",
+      description: "Pick up your order yourself",
+      tag: null,
+      method: "takeaway",
+      schedule: "standard",
+      estimate: { label: "10-20 min", min: 10, mean: 15, max: 20 },
+      price: null,
+      tso_schedule: null,
+      info_banner: null,
+      info_modal_body: null,
+    }]
+    : [];
   return [...configs, ...takeaway];
 }
 
@@ -362,10 +352,8 @@ function checkout(ctx: RouteContext): Response {
   if (!isRecord(pv) || typeof pv.id !== "string") return bad("purchase_plan.venue.id is required");
   const venue = catalog().byId.get(pv.id);
   if (!venue) return fail(404, "venue not found");
-  const cur = venue.currency;
-  if (cur ? pv.currency !== cur : typeof pv.currency !== "string") {
-    return bad(`purchase_plan.venue.currency must be ${cur ?? "a currency code"}`);
-  }
+  const cur = venueCurrency(venue);
+  if (pv.currency !== cur) return bad(`purchase_plan.venue.currency must be ${cur}`);
   if (pv.country !== CITY.country3) return bad(`purchase_plan.venue.country must be ${CITY.country3}`);
   const method = plan.delivery_method;
   if (method !== "homedelivery" && method !== "takeaway") {
@@ -416,11 +404,18 @@ function checkout(ctx: RouteContext): Response {
   }
 
   const requested: Mode = isPriority ? "priority" : "standard";
-  const delivery_configs = deliveryConfigs(venue, method, requested, ctx.state.checkout_mode_override);
+  const delivery_configs = deliveryConfigs(
+    venue,
+    method,
+    requested,
+    ctx.state.checkout_mode_override,
+    ctx.now,
+  );
   const subtotal = sum(lines.map((l) => l.total));
-  const fee = serviceFee(venue, subtotal);
+  // The fee table of the venue's dynamic page: below the order minimum a small-order fee instead.
+  const { service: fee, smallOrder } = subtotalFees(venue, subtotal);
   const delivery = coords ? venue.deliveryFee : 0;
-  const priorityFee = isPriority && priorityOffered(venue, method) ? PRIORITY_FEE : 0;
+  const priorityFee = isPriority && priorityOffered(venue, method, ctx.now) ? PRIORITY_FEE : 0;
   const applied: Promo[] = [];
   const toasts: Toast[] = [];
   for (const id of new Set(promoIds as string[])) {
@@ -428,7 +423,16 @@ function checkout(ctx: RouteContext): Response {
     if ("amount" in effect) applied.push(effect);
     else toasts.push(effect);
   }
-  const payable = subtotal + fee + delivery + priorityFee + tip - sum(applied.map((p) => p.amount));
+  if (smallOrder) {
+    toasts.push({
+      text: `A small order fee of ${money(smallOrder, cur)} applies below the ${
+        money(venue.orderMinimum, cur)
+      } order minimum: add ${money(venue.orderMinimum - subtotal, cur)} to avoid it`,
+      type: "SMALL_ORDER_FEE",
+    });
+  }
+  const payable = subtotal + fee + smallOrder + delivery + priorityFee + tip -
+    sum(applied.map((p) => p.amount));
   const row = (label: string, minor: number) => ({
     template: "amount_row",
     label,
@@ -442,9 +446,10 @@ function checkout(ctx: RouteContext): Response {
     icon: null,
     has_animation: false,
   });
+  const [small, share] = priceRanges(venue);
   const checkout_rows = [
     row("Item subtotal", subtotal),
-    row("Service fee", fee),
+    ...(smallOrder ? [row("Small order fee", smallOrder)] : [row("Service fee", fee)]),
     ...(coords ? [row(`Delivery (${km(coords.lat, coords.lon, venue)} km)`, delivery)] : []),
     ...(priorityFee ? [row("Priority fee", priorityFee)] : []),
     ...(tip ? [row("Courier tip", tip)] : []),
@@ -455,15 +460,19 @@ function checkout(ctx: RouteContext): Response {
       headline: "How fees work",
       sections: [{
         template: "section",
-        title: "Service fee",
-        body: `A fixed ${money(200, cur)} below ${
+        title: "Small order fee",
+        body: `A fixed ${money(small.a, cur)} when the item subtotal is below the ${
           money(venue.orderMinimum, cur)
-        }, a share of the item subtotal above.`,
+        } order minimum.`,
+      }, {
+        template: "section",
+        title: "Service fee",
+        body: `${Math.round(share.b * 1000) / 10}% of the item subtotal from ${money(share.min, cur)} on.`,
       }],
     },
   ];
   const blocked = blockers(lines);
-  const offline = venue.availability !== "open";
+  const offline = !venueStatus(venue, ctx.now).open;
   const state = ensureBasketState(ctx.state);
   return json({
     id: `chk-${String(state.checkout_seq++).padStart(4, "0")}`,
@@ -473,7 +482,7 @@ function checkout(ctx: RouteContext): Response {
     telemetry: {
       delivery_price: delivery,
       service_fee: fee,
-      small_order_fee: 0,
+      small_order_fee: smallOrder,
       delivery_price_before_user_promotions: delivery,
       service_fee_before_user_promotions: fee,
       is_free_wolt_plus_delivery: false,

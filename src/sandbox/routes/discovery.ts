@@ -8,7 +8,6 @@ import {
   catalog,
   type Category,
   CITY,
-  formatMoney,
   hash32,
   itemChecksum,
   type Menu,
@@ -19,6 +18,8 @@ import {
   slugify,
   type Venue,
 } from "../data/catalog.ts";
+import { priceRanges, venueMoney } from "../data/fees.ts";
+import { venueStatus } from "../data/open_status.ts";
 
 const fail = (status: number, msg: string): Response => apiError(status, status, msg);
 
@@ -69,23 +70,24 @@ const listed = (v: Venue) => v.discounts.filter((d) => !d.dynamicOnly);
 const promotions = (v: Venue) =>
   listed(v).map((d) => ({ icon: "coupon-fill", text: d.text, variant: "discount" }));
 
-function badgesV2(v: Venue) {
+function badgesV2(v: Venue, now: number) {
   const badges = [];
+  const { status } = venueStatus(v, now);
   if (v.showWoltPlus) badges.push({ icon: "wolt-plus", variant: "wolt_plus", text: "Wolt+" });
   for (const d of listed(v)) badges.push({ icon: "coupon-fill", variant: "discount", text: d.text });
-  if (v.availability === "open" && v.estimate.max <= 25) {
+  if (status === "open" && v.estimate.max <= 25) {
     badges.push({ icon: "bike", variant: "fast", text: "Fast delivery" });
   }
-  if (v.availability === "scheduled") {
+  if (status === "scheduled") {
     badges.push({ icon: "clock", variant: "schedule", text: "Schedule order" });
   }
   if (v.isNew) badges.push({ icon: "star", variant: "new", text: "New" });
   return badges;
 }
 
-/** The `venue{}` object of a feed row. */
-export function feedVenue(v: Venue) {
-  const open = v.availability === "open";
+/** The `venue{}` object of a feed row; `online`/`delivers` follow the venue's hours at `now`. */
+export function feedVenue(v: Venue, now: number) {
+  const { status, open } = venueStatus(v, now);
   const previews = v.productLine !== "restaurant" ? undefined : v.menu().items
     .filter((i) => i.price > 0 && !i.soldOut && i.image)
     .slice(0, 3)
@@ -101,10 +103,10 @@ export function feedVenue(v: Venue) {
     location: [v.lon, v.lat],
     franchise: v.brand ?? "",
     product_line: v.productLine,
-    delivers: v.availability !== "closed",
+    delivers: status !== "closed",
     online: open,
-    ...(open ? {} : { overlay: v.availability === "closed" ? "Closed" : "Schedule order" }),
-    delivery_price: formatMoney(v.deliveryFee, v.currency),
+    ...(open ? {} : { overlay: status === "closed" ? "Closed" : "Schedule order" }),
+    delivery_price: venueMoney(v, v.deliveryFee),
     delivery_price_int: v.deliveryFee,
     delivery_price_highlight: listed(v).some((d) => d.freeDeliveryOver !== undefined),
     estimate: meanEstimate(v),
@@ -121,7 +123,7 @@ export function feedVenue(v: Venue) {
     tags: v.tags,
     promotions: promotions(v),
     badges: v.isNew ? [{ text: "New", variant: "primary" }] : [],
-    badges_v2: badgesV2(v),
+    badges_v2: badgesV2(v, now),
     ...(previews ? { venue_preview_items: previews } : {}),
     ...(v.brand ? { brand_image: { url: brandImage(v.brand) } } : {}),
   };
@@ -131,7 +133,7 @@ export function feedVenue(v: Venue) {
  * A `template: "venue"` row as feed and search sections carry it (`venue-large` in vertical lists).
  * Sortable values are ranks, not metres: a venue's distance is only in its coordinates.
  */
-export function venueTile(v: Venue, from: Point = CITY, template = "venue") {
+export function venueTile(v: Venue, now: number, from: Point = CITY, template = "venue") {
   const img = image(venueImage(v));
   return {
     template,
@@ -154,8 +156,8 @@ export function venueTile(v: Venue, from: Point = CITY, template = "venue") {
         { id: "distance", value: Math.max(1, Math.round(distance(from, v) / 400)) },
       ],
     },
-    telemetry_venue_badges: badgesV2(v).map((b) => b.variant),
-    venue: feedVenue(v),
+    telemetry_venue_badges: badgesV2(v, now).map((b) => b.variant),
+    venue: feedVenue(v, now),
   };
 }
 
@@ -167,6 +169,7 @@ function venueSection(
   title: string,
   venues: Venue[],
   from: Point,
+  now: number,
   shape: { large?: boolean; banner?: boolean } = {},
 ) {
   // Real pages vary: `venue-vertical-list` sections of `venue-large` tiles, banner tiles among venues.
@@ -184,7 +187,7 @@ function venueSection(
     end_of_section: { type: "see-all", link: { target: name, type: "venue-list" } },
     items: [
       ...(shape.banner && venues.length ? [banner] : []),
-      ...venues.map((v) => venueTile(v, from, shape.large ? "venue-large" : "venue")),
+      ...venues.map((v) => venueTile(v, now, from, shape.large ? "venue-large" : "venue")),
     ],
   };
 }
@@ -252,14 +255,16 @@ function frontPage(ctx: RouteContext): Response {
   const at = queryPoint(ctx.url);
   if (!at) return fail(400, "lat and lon must be numbers");
   const { venues } = catalog();
+  const now = ctx.now;
   const popularity = (v: Venue) => v.rating ? v.rating.score * Math.log10(v.rating.volume) : 0;
-  const open = venues.filter((v) => v.availability === "open");
+  const open = venues.filter((v) => venueStatus(v, now).open);
   const sections = distance(at, CITY) > CITY_RADIUS_M ? [] : [
     venueSection(
       "popular-near-you",
       "Popular near you",
       [...venues].sort((a, b) => popularity(b) - popularity(a)).slice(0, 12),
       at,
+      now,
     ),
     brandSection(venues),
     venueSection(
@@ -267,25 +272,28 @@ function frontPage(ctx: RouteContext): Response {
       "Fastest delivery",
       [...open].sort((a, b) => a.estimate.min - b.estimate.min).slice(0, 10),
       at,
+      now,
     ),
     storySection(venues.find((v) => v.tags.includes("cafe")) ?? venues[0]),
-    venueSection("venues-with-offers", "Offers near you", venues.filter((v) => listed(v).length), at, {
+    venueSection("venues-with-offers", "Offers near you", venues.filter((v) => listed(v).length), at, now, {
       banner: true,
     }),
     categorySection(venues),
-    venueSection("new-venues", "New on Wolt", venues.filter((v) => v.isNew), at, { large: true }),
+    venueSection("new-venues", "New on Wolt", venues.filter((v) => v.isNew), at, now, { large: true }),
     venueSection(
       "grocery-and-more",
       "Groceries & more",
       venues.filter((v) => v.productLine !== "restaurant"),
       at,
+      now,
     ),
-    venueSection("order-again", "Order again", [], at),
+    venueSection("order-again", "Order again", [], at, now),
     venueSection(
       "all-venues",
       "All venues near you",
       [...venues].sort((a, b) => distance(at, a) - distance(at, b)),
       at,
+      now,
     ),
   ];
   return json({
@@ -333,7 +341,8 @@ function* allItems(): Generator<[MenuItem, Venue]> {
 
 const blocked = (i: MenuItem) => i.soldOut || (i.balance !== null && i.balance <= 0);
 
-function itemHit([item, v]: [MenuItem, Venue]) {
+function itemHit([item, v]: [MenuItem, Venue], now: number) {
+  const { status } = venueStatus(v, now);
   const img = item.image ? { url: item.image } : null;
   const rating = v.rating
     ? { rating: ratingBucket(v.rating.score), score: v.rating.score, volume: v.rating.volume }
@@ -350,11 +359,11 @@ function itemHit([item, v]: [MenuItem, Venue]) {
       original_price: item.originalPrice,
       ...currencyOf(v),
       // Availability is only reported for venues taking orders now.
-      ...(v.availability === "open" ? { is_available: !blocked(item) } : {}),
+      ...(status === "open" ? { is_available: !blocked(item) } : {}),
       image: img,
       tags: [],
       venue_name: v.name,
-      venue_status: v.availability,
+      venue_status: status,
       venue_rating: rating,
       estimate_range: estimateRange(v),
       delivery_method: "homedelivery",
@@ -410,13 +419,18 @@ function search(ctx: RouteContext): Response {
       name: "venues",
       title: "Venues",
       template: "venue-list",
-      items: venues.slice(0, take).map((v) => venueTile(v, from)),
+      items: venues.slice(0, take).map((v) => venueTile(v, ctx.now, from)),
     });
   }
   if (target !== "venues") {
     const take = target ? Math.min(limit, ITEM_SEARCH_CAP) : 4;
     const items = rank(allItems(), ([item]) => relevance(item.name, needle)).slice(0, take);
-    sections.push({ name: "items", title: "Items", template: "menu-item-list", items: items.map(itemHit) });
+    sections.push({
+      name: "items",
+      title: "Items",
+      template: "menu-item-list",
+      items: items.map((hit) => itemHit(hit, ctx.now)),
+    });
   }
   const searchId = `s-${hash32(`${target}:${needle}`).toString(16)}`;
   return json({ search_id: searchId, expires_in_seconds: 300, sections });
@@ -551,12 +565,13 @@ const staticPage = withVenue((v) =>
   })
 );
 
-function deliveryConfigs(v: Venue) {
-  if (v.availability === "closed") return [];
+function deliveryConfigs(v: Venue, now: number) {
+  const { status } = venueStatus(v, now);
+  if (status === "closed") return [];
   const estimate = (min: number, max: number) => ({ min, mean: (min + max) / 2, max });
   const { min, max } = v.estimate;
   const standard = { method: "homedelivery", schedule: "standard", estimate: estimate(min, max) };
-  if (!v.priority || v.availability !== "open") return [standard];
+  if (!v.priority || status !== "open") return [standard];
   return [standard, {
     method: "homedelivery",
     schedule: "priority",
@@ -566,8 +581,7 @@ function deliveryConfigs(v: Venue) {
 
 const dynamicPage = withVenue((v, ctx) => {
   if (!queryPoint(ctx.url)) return fail(400, "lat and lon must be numbers");
-  const open = v.availability === "open";
-  const serviceRate = v.productLine === "restaurant" ? 0.05 : 0.03;
+  const { status, open, nextOpen, nextClose } = venueStatus(v, ctx.now);
   return json({
     order_minimum: v.orderMinimum,
     venue: {
@@ -575,8 +589,12 @@ const dynamicPage = withVenue((v, ctx) => {
       slug: v.slug,
       online: open,
       timezone: CITY.timezone,
-      delivery_open_status: { is_open: open },
-      delivery_configs: deliveryConfigs(v),
+      delivery_open_status: {
+        is_open: open,
+        ...(nextOpen ? { next_open: nextOpen } : {}),
+        ...(nextClose ? { next_close: nextClose } : {}),
+      },
+      delivery_configs: deliveryConfigs(v, ctx.now),
       banners: listed(v).map((d) => ({
         title: d.text,
         discount: {
@@ -586,7 +604,7 @@ const dynamicPage = withVenue((v, ctx) => {
       offer_assistant: {
         offer_trackers: v.discounts.flatMap((d) =>
           d.freeDeliveryOver
-            ? [{ title: `Spend ${formatMoney(d.freeDeliveryOver, v.currency)} for free delivery` }]
+            ? [{ title: `Spend ${venueMoney(v, d.freeDeliveryOver)} for free delivery` }]
             : []
         ),
       },
@@ -595,15 +613,11 @@ const dynamicPage = withVenue((v, ctx) => {
     venue_raw: {
       delivery_specs: {
         original_delivery_price: v.deliveryFee,
-        delivery_enabled: v.availability !== "closed",
+        delivery_enabled: status !== "closed",
         geo_range: polygon(v, 0.03),
         order_minimum_no_surcharge: v.orderMinimum,
-        delivery_pricing: {
-          price_ranges: [
-            { min: 0, max: v.orderMinimum, a: 200, b: 0 },
-            { min: v.orderMinimum, max: 0, a: 0, b: serviceRate },
-          ],
-        },
+        // The checkout charges by these ranges (data/fees.ts): the small-order fee below the minimum.
+        delivery_pricing: { price_ranges: priceRanges(v) },
       },
       discounts: wireDiscounts(v, "dynamic"),
       alive: open ? 1 : 0,
