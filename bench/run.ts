@@ -1,5 +1,8 @@
 /** Benchmarks (`deno task bench`): the real CLI run as a user would via ./svc; medians of repeated runs. */
 
+// Start-up against issue 13's goals, as ratios to a hello-world measured in the same rounds (bench/startup.ts).
+await (await import("./startup.ts")).benchStartup();
+
 import { join } from "node:path";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { report, sandboxEnv } from "./lib.ts";
@@ -11,12 +14,6 @@ const env = sandboxEnv(sandbox.urls, join(tmp, "config.json"));
 const AT = ["--lat", "60.1699", "--lon", "24.9384"];
 try {
   await report("(warm-up)", 1, ["--help"], env);
-  console.log(`\nstart-up, median of ${RUNS} runs`);
-  await report("svc --version", RUNS, ["--version"], env);
-  await report("svc --help", RUNS, ["--help"], env);
-  await report("svc status (no credentials)", RUNS, ["status"], env);
-  await report("svc status --format json (no credentials)", RUNS, ["status", "--format", "json"], env);
-
   console.log(`\ndiscovery against the sandbox on loopback, median of ${RUNS} runs`);
   await report("svc top 10", RUNS, ["top", ...AT], env);
   await report("svc venues --format json", RUNS, ["venues", ...AT, "--format", "json"], env);
@@ -42,6 +39,9 @@ try {
   await sandbox.close();
   await Deno.remove(tmp, { recursive: true });
 }
+
+// Round-trip depth per command against a latency-injected sandbox (bench/round_trips.ts).
+await (await import("./round_trips.ts")).benchRoundTrips();
 
 // Tables against JSON, and the renderer at 5,000 and 20,000 rows (bench/tables.ts).
 await (await import("./tables.ts")).benchTables();

@@ -8,7 +8,6 @@ import { SvcError } from "../core/errors.ts";
 import { VERSION } from "../version.ts";
 import { writeStdout } from "../output/stdout.ts";
 import { ROOT } from "./commands.ts";
-import { renderHelp } from "./help.ts";
 import { installInterruptHandler, interruptSettled } from "./interrupt.ts";
 import { parseArgv } from "./parse.ts";
 import { renderError } from "./render.ts";
@@ -37,7 +36,7 @@ async function runCommand(argv: string[]): Promise<number> {
         writeStdout(VERSION + "\n");
         return 0;
       case "help": {
-        const text = renderHelp(parsed.path);
+        const text = (await import("./help.ts")).renderHelp(parsed.path);
         if (parsed.toStderr) {
           // A group called without its subcommand: the help is the usage error.
           console.error(text.trimEnd());

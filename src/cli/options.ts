@@ -3,7 +3,7 @@
 import { SvcError } from "../core/errors.ts";
 import { parseInteger, parseMinor } from "../core/numbers.ts";
 import { DEFAULT_PROFILE, validateProfileName } from "../config/store.ts";
-import { type LocationOverride, locationOverride } from "../services/location.ts";
+import type { LocationOverride } from "../services/location.ts";
 
 export type Format = "table" | "json" | "yaml";
 
@@ -94,7 +94,8 @@ export function parseGlobals(opts: Record<string, unknown>): GlobalOptions {
 }
 
 /** Spec §7 rule 1 (the rule itself lives in services/location.ts, shared with the MCP server). */
-export function parseLocation(opts: Record<string, unknown>): LocationOverride {
+export async function parseLocation(opts: Record<string, unknown>): Promise<LocationOverride> {
+  const { locationOverride } = await import("../services/location.ts");
   return locationOverride({ address: opts.address, lat: opts.lat, lon: opts.lon });
 }
 

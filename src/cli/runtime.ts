@@ -25,9 +25,8 @@ import { claimOutput, setInterruptView } from "./interrupt.ts";
 import { writeStderrLine, writeStdout } from "../output/stdout.ts";
 import { renderError, writeEnvelope } from "./render.ts";
 import { privacyWarnings } from "../config/privacy.ts";
-import { SlugCache } from "../config/slug_cache.ts";
 import type { ServiceContext, WarningKind } from "../services/context.ts";
-import { type ResolvedLocation, resolveLocation } from "../services/location.ts";
+import type { ResolvedLocation } from "../services/location.ts";
 
 /** Renders `data` for people; loaded table helpers are passed in. */
 export type TableRenderer<T> = (
@@ -79,7 +78,7 @@ export class Runtime {
   static async create(inv: Invocation): Promise<Runtime> {
     const opts = inv.opts;
     const globals = parseGlobals(opts);
-    const location = inv.location ? parseLocation(opts) : {};
+    const location = inv.location ? await parseLocation(opts) : {};
     const real = resolvePaths();
     if (!globals.sandbox) {
       const rt = Object.assign(new Runtime(globals, opts, real), { location });
@@ -209,7 +208,11 @@ export class Runtime {
   async services(): Promise<ServiceContext> {
     return {
       gw: await this.getGateway(),
-      slugCache: new SlugCache(this.paths.slugCache, undefined, (m) => this.warn(m)),
+      slugCache: new (await import("../config/slug_cache.ts")).SlugCache(
+        this.paths.slugCache,
+        undefined,
+        (m) => this.warn(m),
+      ),
       locale: this.globals.locale,
       profile: await this.profile(),
       warn: (m, kind) => this.warn(m, kind),
@@ -218,7 +221,10 @@ export class Runtime {
 
   /** The location of a location-aware command (override, else the account's selection). */
   resolveLocation(ctx?: ServiceContext): Promise<ResolvedLocation> {
-    this.located ??= (async () => await resolveLocation(ctx ?? await this.services(), this.location))();
+    this.located ??= (async () => {
+      const { resolveLocation } = await import("../services/location.ts");
+      return await resolveLocation(ctx ?? await this.services(), this.location);
+    })();
     return this.located;
   }
 

@@ -164,7 +164,11 @@ export function decideDeliveryMode(
     throw new SvcError(
       "SVC_DELIVERY_MODE_UNAVAILABLE",
       `delivery mode "${requested}" is not available: ${why}; available: ${available.join(", ") || "none"}`,
-      { facts: { requested_delivery_mode: requested, available_delivery_modes: available } },
+      {
+        facts: { requested_delivery_mode: requested, available_delivery_modes: available },
+        // No mode at all is what a closed venue answers.
+        ...(available.length ? {} : { hint: "the venue may be closed now: see `svc venue hours <venue>`" }),
+      },
     );
   }
   return { applied: requested, available };
