@@ -7,6 +7,16 @@
  */
 
 import { ORDER_STATUSES } from "../core/order_status.ts";
+
+// Value lists for help and completions. The services own validation (with aliases such as
+// `--sort fee`); tests/completions_test.ts keeps these in step with them.
+export const VENUE_TYPES = ["restaurant", "grocery", "pharmacy", "retail"] as const;
+export const VENUE_SORTS = ["recommended", "distance", "rating", "delivery_price", "delivery_time"] as const;
+export const MENU_SORTS = ["recommended", "price", "name"] as const;
+export const DETAIL_SECTIONS = ["hours", "tags", "rating", "fees"] as const;
+export const ADDRESS_TYPES = ["apartment", "office", "house", "outdoor", "other"] as const;
+export const ADDRESS_LABELS = ["home", "work", "other"] as const;
+export const TOOLSETS = ["account", "discovery", "venue", "cart", "checkout", "stats"] as const;
 import { type Cmd, type Flag, paging, SHOW_HIGHLIGHTS } from "./spec.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -88,6 +98,7 @@ const ORDERS_FLAGS: Flag[] = [
   {
     name: "status",
     value: "value",
+    choices: ORDER_STATUSES,
     help: `keep only orders with this status, any case (filtered locally; seen: ${ORDER_STATUSES.join("|")})`,
   },
 ];
@@ -152,8 +163,18 @@ function addressWriteFlags(update: boolean): Flag[] {
     { name: "address", value: "formatted", help: "formatted address text (required)" },
     { name: "lat", value: "value", help: "latitude, a decimal such as 60.1699 (required)" },
     { name: "lon", value: "value", help: "longitude, a decimal such as 24.9384 (required)" },
-    { name: "type", value: "type", help: `apartment|office|house|outdoor|other (${dflt("other")})` },
-    { name: "label", value: "label", help: `home|work|other (${dflt("other")})` },
+    {
+      name: "type",
+      value: "type",
+      choices: ADDRESS_TYPES,
+      help: `${ADDRESS_TYPES.join("|")} (${dflt("other")})`,
+    },
+    {
+      name: "label",
+      value: "label",
+      choices: ADDRESS_LABELS,
+      help: `${ADDRESS_LABELS.join("|")} (${dflt("other")})`,
+    },
     { name: "alias", value: "text", help: `a name for the address (${dflt("none")})` },
     {
       name: "detail",
@@ -281,7 +302,12 @@ const favorites = (parent: string, hiddenList = false): Cmd => ({
   ],
 });
 
-const INCLUDE_PROFILE: Flag = { name: "include", value: "parts", help: "extra sections: personal,settings" };
+const INCLUDE_PROFILE: Flag = {
+  name: "include",
+  value: "parts",
+  choices: ["personal", "settings"],
+  help: "extra sections: personal,settings",
+};
 
 const profile: Cmd = {
   name: "profile",
@@ -372,12 +398,13 @@ const venues: Cmd = {
     ...paging(),
     SHOW_HIGHLIGHTS,
     { name: "query", value: "text", help: "filter by venue name or slug" },
-    { name: "type", value: "type", help: "restaurant|grocery|pharmacy|retail" },
+    { name: "type", value: "type", choices: VENUE_TYPES, help: VENUE_TYPES.join("|") },
     { name: "category", value: "slug", help: "venue category slug (see `venues categories`)" },
     {
       name: "sort",
       value: "key",
-      help: "recommended|distance|rating|delivery_price|delivery_time (delivery=time, fee=price, hyphens ok)",
+      choices: VENUE_SORTS,
+      help: `${VENUE_SORTS.join("|")} (delivery=time, fee=price, hyphens ok)`,
     },
     { name: "open-now", help: "only venues open now" },
     { name: "wolt-plus", help: "only plus-membership venues" },
@@ -430,7 +457,12 @@ const venue: Cmd = {
   section: "Venues",
   location: true,
   auth: true,
-  flags: [{ name: "include", value: "parts", help: "extra sections: hours,tags,rating,fees" }],
+  flags: [{
+    name: "include",
+    value: "parts",
+    choices: DETAIL_SECTIONS,
+    help: `extra sections: ${DETAIL_SECTIONS.join(",")}`,
+  }],
   run: ["venue", "runDetails"],
   examples: [
     "svc venue kallio-burger",
@@ -454,7 +486,12 @@ const venue: Cmd = {
         },
         { name: "include-options", help: "include option-group ids usable with `cart add --option`" },
         { name: "full-catalog", help: "load every category of a partial assortment" },
-        { name: "sort", value: "key", help: "recommended|price|name (default: recommended)" },
+        {
+          name: "sort",
+          value: "key",
+          choices: MENU_SORTS,
+          help: `${MENU_SORTS.join("|")} (default: recommended)`,
+        },
         { name: "min-price", value: "minor", help: "minimum price in minor units" },
         { name: "max-price", value: "minor", help: "maximum price in minor units" },
         { name: "hide-sold-out", help: "hide sold-out items" },
@@ -517,8 +554,8 @@ const SHOW_FLAGS: Flag[] = [
   { name: "details", help: "show line options by name when known, else by id" },
 ];
 
-const checkoutFlags = (modes: string): Flag[] => [
-  { name: "delivery-mode", value: "mode", help: `${modes} (default: standard)` },
+const checkoutFlags = (modes: readonly string[]): Flag[] => [
+  { name: "delivery-mode", value: "mode", choices: modes, help: `${modes.join("|")} (default: standard)` },
   { name: "tip", value: "minor", help: "courier tip in minor units (250 = 2.50)" },
   { name: "promo-code", value: "id", help: "promotion id to apply" },
   VENUE_ID_FLAG,
@@ -629,7 +666,7 @@ const checkout: Cmd = {
   section: "Basket and checkout",
   location: true,
   auth: true,
-  flags: checkoutFlags("standard|priority"),
+  flags: checkoutFlags(["standard", "priority"]),
   run: ["cart", "runCheckout"],
   examples: ["svc checkout", "svc checkout --delivery-mode priority --tip 200", "svc checkout --json"],
   commands: [{
@@ -637,7 +674,7 @@ const checkout: Cmd = {
     help: "preview checkout totals (never places an order)",
     location: true,
     auth: true,
-    flags: checkoutFlags("standard|priority|schedule"),
+    flags: checkoutFlags(["standard", "priority", "schedule"]),
     run: ["cart", "runCheckoutPreview"],
     examples: ["svc checkout preview --delivery-mode schedule"],
   }],
@@ -698,7 +735,8 @@ const MCP_SELECTION: Flag[] = [
   {
     name: "toolsets",
     value: "list",
-    help: "comma-separated: account,discovery,venue,cart,checkout (default: all)",
+    choices: TOOLSETS,
+    help: `comma-separated: ${TOOLSETS.join(",")} (default: all)`,
   },
 ];
 

@@ -21,6 +21,8 @@ export interface Flag {
   repeatable?: boolean;
   /** `--no-x`: sets option `x` to false (and `--no-x=false` back to true). */
   negates?: boolean;
+  /** The accepted values, for completions (validation stays with the handler, which also takes aliases). */
+  choices?: readonly string[];
   help: string;
   group?: FlagGroup;
 }
@@ -48,7 +50,12 @@ export interface Cmd {
 }
 
 export const GLOBAL_FLAGS: readonly Flag[] = [
-  { name: "format", value: "format", help: "output format: table|json|yaml (default: table)" },
+  {
+    name: "format",
+    value: "format",
+    choices: ["table", "json", "yaml"],
+    help: "output format: table|json|yaml (default: table)",
+  },
   { name: "json", help: "same as --format json" },
   { name: "locale", value: "bcp-47", help: "locale for upstream content (default: en-FI)" },
   { name: "no-color", negates: true, help: "disable colors (also NO_COLOR=1)" },
@@ -82,6 +89,7 @@ export const SHOW_HIGHLIGHTS: Flag = {
   name: "show-highlights",
   value: "bool",
   optional: true,
+  choices: ["true", "false", "auto"],
   help: "Highlights column: auto (default), bare flag forces it, =false hides it",
 };
 
