@@ -218,7 +218,9 @@ export class Session implements AuthProvider {
   /** Saves the new access token only when the saved credential snapshot is unchanged (a concurrent login/logout wins). */
   private async persist(access: string): Promise<void> {
     if (this.opts.credentials.fromFlags) {
-      this.opts.warn("access token refreshed for this run (credentials from flags are not saved)");
+      this.opts.warn(
+        "access token refreshed for this run (credentials from flags or SVC_WTOKEN/SVC_WRTOKEN are not saved)",
+      );
       return;
     }
     const saved = await updateConfig(this.opts.configPath, (cfg) => {
