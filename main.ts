@@ -1,4 +1,4 @@
-#!/usr/bin/env -S deno run --allow-read --allow-write --allow-env --allow-net --allow-run --allow-sys
+#!/usr/bin/env -S deno run --allow-read --allow-write --allow-env --allow-net --allow-run
 /** svc entry point: answers --version without loading anything, otherwise builds the command tree. */
 
 import { VERSION } from "./src/version.ts";
@@ -18,15 +18,48 @@ async function main(args: string[]): Promise<number> {
   return await run(args);
 }
 
+/** The output format asked for, read without the argument parser (it may be what failed to load). */
+function formatOf(args: string[]): "table" | "json" | "yaml" {
+  let format = "table";
+  for (let i = 0; i < args.length && args[i] !== "--"; i++) {
+    const a = args[i];
+    if (a === "--json") format = "json";
+    else if (a === "--format") format = args[++i] ?? format;
+    else if (a.startsWith("--format=")) format = a.slice("--format=".length);
+  }
+  return format === "json" ? "json" : format === "yaml" || format === "yml" ? "yaml" : "table";
+}
+
+/**
+ * Last resort for what no command rendered: a missing import map, a permission denied before the
+ * runtime was up, anything else. Loads only modules free of npm imports; prints no stack trace and
+ * no terminal codes. json/yaml: the envelope on stdout (JSON is valid YAML); table: stderr.
+ */
+async function fatal(e: unknown, args: string[]): Promise<number> {
+  const { toSvcError } = await import("./src/core/errors.ts");
+  const { lineSafe } = await import("./src/output/sanitize.ts");
+  const err = toSvcError(e);
+  const format = formatOf(args);
+  const message = lineSafe(err.message);
+  try {
+    if (format !== "table") {
+      const { errorObject, makeMeta } = await import("./src/output/envelope.ts");
+      const error = { ...errorObject(err, false), message };
+      const env = { meta: makeMeta("default", "en-FI"), data: null, warnings: [], error };
+      Deno.stdout.writeSync(new TextEncoder().encode(JSON.stringify(env, null, 2) + "\n"));
+    } else {
+      const lines = [`Error: ${message} [${err.code}]`, ...(err.hint ? [`Hint: ${lineSafe(err.hint)}`] : [])];
+      Deno.stderr.writeSync(new TextEncoder().encode(lines.join("\n") + "\n"));
+    }
+  } catch { /* nowhere left to report it */ }
+  return err.exitCode;
+}
+
 if (import.meta.main) {
   try {
     Deno.exit(await main(Deno.args));
   } catch (e) {
     if (e instanceof Deno.errors.BrokenPipe) Deno.exit(0);
-    // Last resort: never a stack trace for users.
-    console.error(
-      `Error: unexpected internal error: ${e instanceof Error ? e.message : String(e)} [SVC_INTERNAL]`,
-    );
-    Deno.exit(1);
+    Deno.exit(await fatal(e, Deno.args));
   }
 }

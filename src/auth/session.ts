@@ -53,6 +53,24 @@ export function hasCredentialFlags(flags: CredentialFlags): boolean {
   return !!(flags.wtoken || flags.wrtoken || flags.cookies?.length);
 }
 
+/** The variables that carry per-run credentials, like `--wtoken`/`--wrtoken` (kept out of `ps` output). */
+export const CREDENTIAL_ENV = { wtoken: "SVC_WTOKEN", wrtoken: "SVC_WRTOKEN" } as const;
+
+/**
+ * The credentials of this run: the flags when any is given (flags win), else SVC_WTOKEN/SVC_WRTOKEN.
+ * Either way they are per-run and never saved (resolveCredentials marks them `fromFlags`); commands
+ * that save what they are given (`login`, `configure`) take the flags only.
+ */
+export function runCredentials(
+  flags: CredentialFlags,
+  env: (name: string) => string | undefined = (n) => Deno.env.get(n),
+): CredentialFlags {
+  if (hasCredentialFlags(flags)) return flags;
+  const wtoken = env(CREDENTIAL_ENV.wtoken)?.trim() || undefined;
+  const wrtoken = env(CREDENTIAL_ENV.wrtoken)?.trim() || undefined;
+  return wtoken || wrtoken ? { wtoken, wrtoken } : flags;
+}
+
 /** Spec §5.3 (access) and §5.6 (refresh search order). */
 export function resolveCredentials(flags: CredentialFlags, profile: Profile | undefined): Credentials {
   const flagCookies = flags.cookies ?? [];
@@ -202,7 +220,9 @@ export class Session implements AuthProvider {
   /** Saves the new access token only when the saved credential snapshot is unchanged (a concurrent login/logout wins). */
   private async persist(access: string): Promise<void> {
     if (this.opts.credentials.fromFlags) {
-      this.opts.note?.("access token refreshed for this run (credentials from flags are not saved)");
+      this.opts.note?.(
+        "access token refreshed for this run (credentials from flags or SVC_WTOKEN/SVC_WRTOKEN are not saved)",
+      );
       return;
     }
     const saved = await updateConfig(this.opts.configPath, (cfg) => {

@@ -6,7 +6,13 @@
 import { SvcError, toSvcError } from "../core/errors.ts";
 import { type Paths, resolvePaths, sandboxPaths } from "../config/paths.ts";
 import { type ConfigFile, DEFAULT_PROFILE, type Profile, readConfig, snapshotOf } from "../config/store.ts";
-import { assertSendableCookies, type CredentialFlags, resolveCredentials, Session } from "../auth/session.ts";
+import {
+  assertSendableCookies,
+  type CredentialFlags,
+  resolveCredentials,
+  runCredentials,
+  Session,
+} from "../auth/session.ts";
 import { Gateway } from "../gateway/client.ts";
 import { type Hosts, hostsFromEnv } from "../gateway/hosts.ts";
 import { networkLimitsFromEnv } from "../gateway/limits.ts";
@@ -120,13 +126,23 @@ export class Runtime {
     if (this.globals.verbose) console.error(redactValues(line, this.secretForms()));
   }
 
-  /** The exact secret values of this run (session tokens, rotated ones too, cookie values, credential flags). */
+  /** The exact secret values of this run (session tokens, rotated ones too, cookie values, credential flags and variables). */
   secretForms(): string[] {
     const flags = this.rawCredentialFlags();
+    // Redacted whether or not they were used; never throws (this also runs while reporting errors).
+    const fromEnv = runCredentials({}, (n) => {
+      try {
+        return Deno.env.get(n);
+      } catch {
+        return undefined;
+      }
+    });
     return secretForms([
       ...(this.session?.secretValues() ?? []),
       flags.wtoken,
       flags.wrtoken,
+      fromEnv.wtoken,
+      fromEnv.wrtoken,
       ...cookieValues(flags.cookies ?? []),
     ]);
   }
@@ -177,7 +193,8 @@ export class Runtime {
       );
     }
     this.session = new Session({
-      credentials: resolveCredentials(flags, profile),
+      // SVC_WTOKEN/SVC_WRTOKEN stand in for absent credential flags (per run, never saved).
+      credentials: resolveCredentials(runCredentials(flags), profile),
       profileName: this.globals.profile,
       configPath: this.paths.config,
       snapshot: snapshotOf(profile),

@@ -12,7 +12,7 @@
  */
 
 import { basename, dirname, join } from "../core/pathstr.ts";
-import { SvcError } from "../core/errors.ts";
+import { permissionDenied, SvcError } from "../core/errors.ts";
 
 /** Files larger than this are not read as config or cache (a device or a wrong path, not svc's). */
 export const MAX_TEXT_FILE_BYTES = 16 * 1024 * 1024;
@@ -36,6 +36,8 @@ export function isOsError(e: unknown): boolean {
 /** A file-system failure as a clear SVC_FILE_ERROR (SvcErrors pass through unchanged). */
 export function fileError(action: string, path: string, e: unknown, hint?: string): SvcError {
   if (e instanceof SvcError) return e;
+  const denied = permissionDenied(e);
+  if (denied) return denied;
   return new SvcError("SVC_FILE_ERROR", `cannot ${action} ${path}: ${reason(e)}`, {
     cause: e,
     hint: hint ??

@@ -4,6 +4,7 @@
  * a corrupt cache is ignored and rebuilt, a file that is not svc's cache is ignored and kept.
  */
 
+import { dirname } from "node:path";
 import { SvcError } from "../core/errors.ts";
 import { InvalidTextError, readTextIfExists, withFileLock, writeFileAtomic } from "./files.ts";
 
@@ -94,6 +95,9 @@ export class SlugCache {
   }
 
   async put(slug: string, id: string, payload?: unknown): Promise<void> {
+    // A run granted no write access to the cache's folder (a CI job without --allow-write) keeps no cache.
+    const { state } = await Deno.permissions.query({ name: "write", path: dirname(this.path) });
+    if (state !== "granted") return;
     try {
       await withFileLock(this.path, async () => {
         const { file, foreign } = await this.load();

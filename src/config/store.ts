@@ -1,6 +1,6 @@
 /** The profile store: named profiles in one JSON file, validated on read, written atomically under a lock. */
 
-import { SvcError } from "../core/errors.ts";
+import { permissionDenied, SvcError } from "../core/errors.ts";
 import {
   fileError,
   InvalidTextError,
@@ -103,6 +103,8 @@ async function readRaw(path: string): Promise<string | undefined> {
     return await readTextIfExists(path);
   } catch (e) {
     if (e instanceof InvalidTextError) throw invalid(path, e.message);
+    const denied = permissionDenied(e);
+    if (denied) throw denied;
     throw new SvcError("SVC_CONFIG_INVALID", `config file ${path} cannot be read: ${(e as Error).message}`);
   }
 }

@@ -6,6 +6,8 @@ export const ERROR_CODES = {
   // usage and input
   SVC_USAGE: EXIT.usage,
   SVC_INVALID_ARGUMENT: EXIT.usage,
+  // a Deno permission flag is missing: fixed by the command line, never by retrying
+  SVC_PERMISSION_DENIED: EXIT.usage,
   SVC_NOT_IMPLEMENTED: EXIT.error,
   // local state
   SVC_CONFIG_INVALID: EXIT.error,
@@ -92,10 +94,91 @@ export function isSvcError(e: unknown): e is SvcError {
   return e instanceof SvcError;
 }
 
+// deno-lint-ignore no-control-regex
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+
+/** Deno's wording: `Requires net access to "host:443", run again with the --allow-net flag`. */
+const DENIED = /Requires (\w+) access(?: to "([^"]*)")?/;
+
+/** The flag value that grants a denied access: a host without its port, a file's directory. */
+function grantFor(kind: string, target: string): string {
+  if (kind === "net" || kind === "import") {
+    const host = target.startsWith("[") ? target.slice(0, target.indexOf("]") + 1) : target.split(":")[0];
+    return host || target;
+  }
+  if (kind === "read" || kind === "write") {
+    // svc keeps files beside their temp and lock files: grant the folder of a file (`x.json`, `.x.lock`).
+    const cut = Math.max(target.lastIndexOf("/"), target.lastIndexOf("\\"));
+    const base = target.slice(cut + 1);
+    return cut > 0 && /.\./.test(base) ? target.slice(0, cut) : target;
+  }
+  return target;
+}
+
+/**
+ * A denied Deno permission (`Deno.errors.NotCapable`; older runtimes: `PermissionDenied` with Deno's
+ * "Requires … access" wording, never an operating-system EACCES) as SVC_PERMISSION_DENIED naming the
+ * flag to add. Undefined for anything else.
+ */
+export function permissionDenied(e: unknown): SvcError | undefined {
+  if (!(e instanceof Error)) return undefined;
+  const m = e.message.match(DENIED);
+  if (!(e instanceof Deno.errors.NotCapable) && !(e instanceof Deno.errors.PermissionDenied && m)) {
+    return undefined;
+  }
+  // Other wordings still name the flag ("Requires --allow-run permissions to spawn …").
+  const kind = m?.[1] ?? e.message.match(/--allow-(\w+)/)?.[1];
+  const target = m?.[2];
+  const grant = target ? grantFor(kind ?? "", target) : undefined;
+  const flag = kind ? `--allow-${kind}${grant ? `=${grant}` : ""}` : undefined;
+  const what = kind ? `${kind} access${target ? ` to "${target}"` : ""}` : "a permission it needs";
+  return new SvcError(
+    "SVC_PERMISSION_DENIED",
+    `svc was not granted ${what}: ` +
+      (flag
+        ? `run it with ${flag}${grant ? ` (or add ${grant} to the --allow-${kind} list you pass)` : ""}`
+        : `see the Deno message: ${e.message.replace(ANSI, "")}`),
+    {
+      cause: e,
+      hint: "the launcher `svc` computes every flag from your environment; " +
+        'the README\'s "Permissions" section lists them',
+      facts: { permission: kind ?? "unknown", ...(target ? { target } : {}), ...(flag ? { flag } : {}) },
+    },
+  );
+}
+
+/** The folder svc runs from: a URL for a remote run (`deno run https://…/main.ts`), else a path. */
+function svcRoot(): string {
+  const root = new URL("../../", import.meta.url);
+  if (root.protocol !== "file:") return root.href.replace(/\/$/, "");
+  const path = decodeURIComponent(root.pathname).replace(/\/$/, "");
+  return /^\/[A-Za-z]:/.test(path) ? path.slice(1) : path;
+}
+
+/**
+ * An npm import that did not resolve because `deno run` was given no import map (a remote run sees no
+ * deno.json): SVC_CONFIG_INVALID naming the exact `--import-map=…` to add. Undefined for anything else.
+ */
+export function missingImportMap(e: unknown): SvcError | undefined {
+  const text = e instanceof Error ? e.message.replace(ANSI, "") : "";
+  const bare = text.match(/(?:Relative import path|Import) "([^"./][^"]*)" not (?:prefixed|a dependency)/)
+    ?.[1];
+  if (!bare || /^[a-z][a-z0-9+.-]*:/i.test(bare)) return undefined;
+  const map = `${svcRoot()}/import_map.json`;
+  return new SvcError(
+    "SVC_CONFIG_INVALID",
+    `svc was started without its import map, so the package "${bare}" cannot be loaded: ` +
+      `add --import-map=${map} to \`deno run\` (before the script)`,
+    { cause: e, facts: { import_map: map } },
+  );
+}
+
 /** Wraps anything thrown into an SvcError without leaking a stack trace to users. */
 export function toSvcError(e: unknown): SvcError {
   if (isSvcError(e)) return e;
   if (e instanceof Deno.errors.Interrupted) return new SvcError("SVC_INTERRUPTED", "interrupted");
-  const message = e instanceof Error ? e.message : String(e);
+  const denied = permissionDenied(e) ?? missingImportMap(e);
+  if (denied) return denied;
+  const message = (e instanceof Error ? e.message : String(e)).replace(ANSI, "");
   return new SvcError("SVC_INTERNAL", `unexpected internal error: ${message}`, { cause: e });
 }

@@ -14,7 +14,7 @@
  * - Traces and errors are redacted by pattern and by the exact secret values the session holds.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { permissionDenied, SvcError } from "../core/errors.ts";
 import type { HostName, Hosts } from "./hosts.ts";
 import { DEFAULT_TIMEOUT_MS } from "./limits.ts";
 import { deeperThan, MAX_JSON_DEPTH } from "./depth.ts";
@@ -498,6 +498,8 @@ export class Gateway {
         };
       } catch (e) {
         if (e instanceof SvcError) throw e;
+        const denied = permissionDenied(e);
+        if (denied) throw denied;
         took();
         if (this.signal?.aborted) {
           entry.error = "deadline";

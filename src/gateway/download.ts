@@ -4,7 +4,7 @@
  * the Gateway (client.ts); this module is only for binary assets and tiny text assets.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { permissionDenied, SvcError } from "../core/errors.ts";
 import { redact } from "./redact.ts";
 
 export interface DownloadOptions {
@@ -34,8 +34,8 @@ async function open(url: string, timeoutMs: number, trace?: (l: string) => void)
   let res: Response;
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
-  } catch {
-    throw unavailable(`download failed: ${redact(url)} is unreachable or timed out`);
+  } catch (e) {
+    throw permissionDenied(e) ?? unavailable(`download failed: ${redact(url)} is unreachable or timed out`);
   }
   trace?.(`[http] <- GET ${redact(url)} status=${res.status}`);
   if (res.status !== 200) {

@@ -1,0 +1,138 @@
+/**
+ * "Use in CI": the README's job, as written, runs the smoke suite non-interactively. The session
+ * comes from SVC_WTOKEN/SVC_WRTOKEN (never argv, never saved), HOME is an empty read-only directory
+ * with no config at all, the flags are the job's (no --allow-write, no --allow-run). Nothing is
+ * written anywhere and no token appears in any output; failures keep their documented exit codes.
+ */
+
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { load } from "js-yaml";
+import { ENV_VARS, MARKETPLACE_HOSTS } from "../ship/permissions.ts";
+import { VERSION } from "../src/version.ts";
+import { assertNoSecrets, baseEnv, collect, ROOT, type RunResult, TEST_NOW } from "./helpers.ts";
+import { startSandbox } from "../src/sandbox/mod.ts";
+import { denoDir } from "./support/deno_env.ts";
+import { expectExit, smokeSuite } from "./support/smoke.ts";
+import { readmeBlock } from "./support/readme.ts";
+
+interface Step {
+  name?: string;
+  env?: Record<string, string>;
+  run?: string;
+}
+
+/** The job's `svc()` shell function, and the step's environment. */
+async function ciJob(): Promise<{ fn: string; env: Record<string, string> }> {
+  const readme = await Deno.readTextFile(join(ROOT, "README.md"));
+  const doc = load(readmeBlock(readme, "ci-job", "yaml")) as { jobs: Record<string, { steps: Step[] }> };
+  const steps = Object.values(doc.jobs).flatMap((j) => j.steps);
+  const step = steps.find((s) => s.run?.includes("svc() {"));
+  assert.ok(step?.run && step.env, "a step defines svc() and its env");
+  const lines = step.run.split("\n");
+  const end = lines.indexOf("}");
+  assert.ok(end > 0, "svc() ends with a line holding only }");
+  return { fn: lines.slice(0, end + 1).join("\n"), env: step.env };
+}
+
+function sh(script: string, args: string[], env: Record<string, string>, cwd: string): Promise<RunResult> {
+  return collect(
+    new Deno.Command("/bin/sh", {
+      args: ["-c", script, "sh", ...args],
+      env,
+      clearEnv: true,
+      cwd,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn(),
+  );
+}
+
+Deno.test("the README's CI job declares secrets in env, --format json and the narrow flags", async () => {
+  const { fn, env } = await ciJob();
+  assert.equal(env.SVC_WTOKEN, "${{ secrets.WOLT_ACCESS_TOKEN }}");
+  assert.equal(env.SVC_WRTOKEN, "${{ secrets.WOLT_REFRESH_TOKEN }}");
+  assert.equal(env.SVC_URL, `https://raw.githubusercontent.com/svc-cli/svc/v${VERSION}`);
+  const printed = await sh(`deno() { printf '%s\\n' "$@"; }\n${fn}\nsvc status --format json`, [], {
+    PATH: "/usr/bin:/bin",
+    HOME: "/home/ci",
+    SVC_URL: env.SVC_URL,
+  }, "/");
+  expectExit(printed, 0, "argv");
+  assert.deepEqual(printed.stdout.trimEnd().split("\n"), [
+    "run",
+    "--quiet",
+    "--no-prompt",
+    `--import-map=${env.SVC_URL}/import_map.json`,
+    `--allow-net=${MARKETPLACE_HOSTS.join(",")}`,
+    `--allow-env=${ENV_VARS.join(",")}`,
+    "--allow-read=/home/ci/.svc",
+    `${env.SVC_URL}/main.ts`,
+    "status",
+    "--format",
+    "json",
+  ]);
+});
+
+Deno.test("the CI job runs the smoke suite with tokens from the environment: nothing written, no token shown", async () => {
+  const { fn } = await ciJob();
+  // Pointed at the sandbox through SVC_*_URL, the README says: list those hosts in --allow-net instead.
+  const script = fn.replace(/--allow-net=[^\s\\]+/, "--allow-net=127.0.0.1");
+  assert.notEqual(script, fn);
+  const dir = await Deno.makeTempDir({ prefix: "svc-ci-" });
+  const sandbox = await startSandbox({ port: 0, now: TEST_NOW });
+  const home = join(dir, "home");
+  const cwd = join(dir, "work");
+  try {
+    await Deno.mkdir(home);
+    await Deno.mkdir(cwd);
+    await Deno.chmod(home, 0o555); // read-only and empty: no config file at all
+    const tokens = await sandbox.mintSession();
+    const env = {
+      ...baseEnv(),
+      PATH: `${dirname(Deno.execPath())}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+      HOME: home,
+      DENO_DIR: await denoDir(),
+      SVC_URL: ROOT.replace(/\/$/, ""), // this checkout stands in for the release URL
+      SVC_WTOKEN: tokens.access_token,
+      SVC_WRTOKEN: tokens.refresh_token,
+      SVC_AUTH_URL: sandbox.urls.auth_url,
+      SVC_USER_API_URL: sandbox.urls.user_api_url,
+      SVC_CONSUMER_API_URL: sandbox.urls.consumer_api_url,
+      SVC_PAYMENT_URL: sandbox.urls.payment_url,
+      SVC_RELEASE_API_URL: sandbox.urls.release_api_url,
+    };
+    delete (env as Record<string, string>).NO_COLOR; // as on a CI runner
+    const svc = (args: string[], extra: Record<string, string> = {}) =>
+      sh(`${script}\nsvc "$@"`, args, { ...env, ...extra }, cwd);
+
+    const results = await smokeSuite((args) => svc(args), { sandbox: false });
+    const secrets = [tokens.access_token, tokens.refresh_token];
+    for (const r of results) assertNoSecrets(r.stdout + r.stderr, secrets);
+    // Authenticated calls used the session from the environment.
+    assert.ok(sandbox.log().some((e) => e.host === "user_api" && e.auth_valid === true));
+
+    // A session that does not work: exit 4 with the envelope, the bad value never shown.
+    const bad = "not-a-valid-session-0123456789";
+    const expired = await svc(["cart", "--format", "json"], { SVC_WTOKEN: bad, SVC_WRTOKEN: "" });
+    expectExit(expired, 4, "bad SVC_WTOKEN");
+    assert.match(expired.json().error?.code ?? "", /^SVC_AUTH_(REQUIRED|REFRESH_FAILED)$/);
+    assertNoSecrets(expired.stdout + expired.stderr, [bad]);
+    // A credential flag wins over the variables (which would have worked).
+    const flagWins = await svc(["cart", "--format", "json", "--wtoken", bad]);
+    expectExit(flagWins, 4, "--wtoken wins over SVC_WTOKEN");
+    // A usage error is exit 2, still one envelope on stdout.
+    const usage = await svc(["top", "zero", "--format", "json"]);
+    expectExit(usage, 2, "usage error");
+    assert.match(usage.json().error?.code ?? "", /^SVC_(USAGE|INVALID_ARGUMENT)$/);
+
+    // Nothing was written: no config, no cache, no sandbox, nothing in the working directory.
+    assert.deepEqual([...Deno.readDirSync(home)], []);
+    assert.deepEqual([...Deno.readDirSync(cwd)], []);
+  } finally {
+    await sandbox.close();
+    await Deno.chmod(home, 0o755).catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  }
+});
