@@ -93,7 +93,9 @@ export function collect(child: Deno.ChildProcess): Promise<RunResult> {
 
 export function spawnSvc(args: string[], env: Record<string, string>, denoArgs: string[] = []) {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...SVC_PERMISSIONS, ...denoArgs, MAIN, ...args],
+    // As the launcher runs it: each command loads only its own modules (the URL, bundle and MCP
+    // tests cover the eager way a remote run loads them).
+    args: ["run", "--quiet", "--unstable-lazy-dynamic-imports", ...SVC_PERMISSIONS, ...denoArgs, MAIN, ...args],
     env,
     clearEnv: true,
     stdin: "null",
