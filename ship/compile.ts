@@ -17,6 +17,9 @@ import { binaryName, binaryPermissionFlags, type Target, TARGETS } from "./permi
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const BIN_DIR = join(ROOT, "build", "bin");
 
+/** The env file baked into the binaries: the build date `svc version --json` reports. */
+export const BUILD_ENV = join(ROOT, "build", "build.env");
+
 /** The `deno` arguments that build one target's binary into `outDir`. */
 export function compileArgs(target: Target, outDir = BIN_DIR): string[] {
   return [
@@ -25,6 +28,7 @@ export function compileArgs(target: Target, outDir = BIN_DIR): string[] {
     "--config",
     join(ROOT, "deno.json"),
     "--frozen",
+    `--env-file=${BUILD_ENV}`,
     ...binaryPermissionFlags(),
     "--target",
     target,
@@ -89,6 +93,10 @@ if (import.meta.main) {
     Deno.exit(0);
   }
   await Deno.mkdir(BIN_DIR, { recursive: true });
+  await Deno.writeTextFile(
+    BUILD_ENV,
+    `SVC_BUILD_DATE=${new Date().toISOString().replace(/\.\d{3}Z$/, "Z")}\n`,
+  );
   for (const t of plan.targets) {
     const out = await new Deno.Command(Deno.execPath(), {
       args: compileArgs(t),

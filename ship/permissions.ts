@@ -33,11 +33,9 @@ export const ENV_VARS = [
   "USERPROFILE",
   "TMPDIR",
   "XDG_CACHE_HOME",
-  // terminal: colours (also read by the argument parser), table width
+  // terminal: colours (src/output/style.ts), help and table width (src/output/columns.ts)
   "TERM",
   "NO_COLOR",
-  "FORCE_COLOR",
-  "CLICOLOR_FORCE",
   "COLUMNS",
   // browser discovery for `login` and the opener of `stats` (src/login/browser.ts, src/stats/open.ts)
   "PATH",
@@ -69,6 +67,8 @@ export const ENV_VARS = [
   // per-run credentials (never saved)
   "SVC_WTOKEN",
   "SVC_WRTOKEN",
+  // the build date a release binary carries (`svc version`)
+  "SVC_BUILD_DATE",
 ] as const;
 
 /** The targets of the release binaries (`deno compile --target`). */

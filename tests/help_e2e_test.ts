@@ -79,3 +79,22 @@ Deno.test("flag spellings: --format yml, switches with =no/=off, --show-highligh
     assert.match(bad.json().error?.message ?? "", /is a switch/);
   });
 });
+
+Deno.test("svc version: the version; with --json also Deno, target and the build date of a release binary", async () => {
+  await withEnv(async (t) => {
+    const v = await t.run(["--version"]);
+    const table = await t.run(["version"]);
+    assert.match(table.stdout, new RegExp(`^Version +${v.stdout.trim().replace(/\./g, "\\.")}$`, "m"));
+    assert.match(table.stdout, /^Built +from source$/m);
+    const json = await t.run(["version", "--json"]);
+    const d = json.json<Record<string, string | null>>().data;
+    assert.equal(d.version, v.stdout.trim());
+    assert.equal(d.deno, Deno.version.deno);
+    assert.equal(d.target, Deno.build.target);
+    assert.equal(d.build_date, null);
+    // Release binaries carry SVC_BUILD_DATE (ship/compile.ts bakes it in with --env-file).
+    const built = await t.run(["version", "--json"], { SVC_BUILD_DATE: "2026-11-20T08:00:00Z" });
+    assert.equal(built.json<Record<string, string>>().data.build_date, "2026-11-20T08:00:00Z");
+    assert.deepEqual(t.log(), []);
+  });
+});

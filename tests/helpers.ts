@@ -95,7 +95,15 @@ export function spawnSvc(args: string[], env: Record<string, string>, denoArgs: 
   return new Deno.Command(Deno.execPath(), {
     // As the launcher runs it: each command loads only its own modules (the URL, bundle and MCP
     // tests cover the eager way a remote run loads them).
-    args: ["run", "--quiet", "--unstable-lazy-dynamic-imports", ...SVC_PERMISSIONS, ...denoArgs, MAIN, ...args],
+    args: [
+      "run",
+      "--quiet",
+      "--unstable-lazy-dynamic-imports",
+      ...SVC_PERMISSIONS,
+      ...denoArgs,
+      MAIN,
+      ...args,
+    ],
     env,
     clearEnv: true,
     stdin: "null",

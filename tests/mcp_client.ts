@@ -17,7 +17,7 @@ export function mcpPermissions(dir: string): string[] {
   return [
     `--allow-read=${dir}`,
     `--allow-write=${dir}`,
-    "--allow-env=HOME,NO_COLOR,FORCE_COLOR,SVC_*",
+    "--allow-env=HOME,NO_COLOR,TERM,COLUMNS,SVC_*",
     "--allow-net=127.0.0.1",
   ];
 }

@@ -94,6 +94,7 @@ const MODULES: Record<HandlerModule, () => Promise<unknown>> = {
   stats: () => import("./stats.ts"),
   sandbox: () => import("./sandbox.ts"),
   mcp: () => import("./mcp.ts"),
+  meta: () => import("./meta.ts"),
 };
 
 // deno-lint-ignore no-explicit-any

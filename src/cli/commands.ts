@@ -794,6 +794,44 @@ const sandbox: Cmd = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// About svc itself
+
+const SETUP = "Setup and diagnostics";
+
+const doctorCmd: Cmd = {
+  name: "doctor",
+  help: "check the set-up: config, session, clock, upstream hosts, browser, stats, permissions",
+  long: "Each check is ok, warn or fail with a hint; the exit code is 1 when any check fails. One GET per " +
+    "upstream host, no credentials sent, nothing written.",
+  section: SETUP,
+  auth: true,
+  run: ["meta", "runDoctor"],
+  examples: ["svc doctor", "svc doctor --json", "svc --sandbox doctor"],
+};
+
+const completions: Cmd = {
+  name: "completions",
+  args: "<shell>",
+  help: "print shell completions: bash, zsh or fish",
+  long: "Completes commands, aliases, flags and flag values from svc's command tree.",
+  section: SETUP,
+  run: ["meta", "runCompletions"],
+  examples: [
+    "svc completions bash > ~/.local/share/bash-completion/completions/svc",
+    "svc completions zsh > ~/.zfunc/_svc",
+    "svc completions fish > ~/.config/fish/completions/svc.fish",
+  ],
+};
+
+const version: Cmd = {
+  name: "version",
+  help: "print the version (with --json: Deno, target and build date too)",
+  section: SETUP,
+  run: ["meta", "runVersion"],
+  examples: ["svc version", "svc version --json"],
+};
+
+// ---------------------------------------------------------------------------------------------
 // The root
 
 export const ROOT: Cmd = {
@@ -842,5 +880,8 @@ export const ROOT: Cmd = {
     stats,
     mcp,
     sandbox,
+    doctorCmd,
+    completions,
+    version,
   ],
 };

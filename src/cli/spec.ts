@@ -5,7 +5,16 @@
  */
 
 /** The modules under src/cli/ that hold command handlers (loaded lazily by name). */
-export type HandlerModule = "account" | "auth" | "cart" | "discovery" | "venue" | "stats" | "sandbox" | "mcp";
+export type HandlerModule =
+  | "account"
+  | "auth"
+  | "cart"
+  | "discovery"
+  | "venue"
+  | "stats"
+  | "sandbox"
+  | "mcp"
+  | "meta";
 
 /** Where a flag is listed in help: the command's own, location/credentials, or global. */
 export type FlagGroup = "own" | "context" | "global";

@@ -91,6 +91,10 @@ export interface TraceEntry {
   error?: string;
 }
 
+export type ProbeResult =
+  | { host: HostName; url: string; reachable: true; status: number; date: string | null; ms: number }
+  | { host: HostName; url: string; reachable: false; ms: number; error: string; flag?: string };
+
 export interface GatewayOptions {
   hosts: Hosts;
   locale: string;
@@ -328,6 +332,41 @@ export class Gateway {
   /** Milliseconds left before the deadline (Infinity without one). */
   private remainingMs(): number {
     return this.deadlineAt === undefined ? Infinity : this.deadlineAt - performance.now();
+  }
+
+  /**
+   * Reachability of one host (`svc doctor`): a GET of its root without credentials, no redirect
+   * followed, the body discarded. Any HTTP answer means reachable; the `Date` header gives the
+   * upstream clock. Never throws for the network; a denied permission is reported with its flag.
+   */
+  async probe(host: HostName, timeoutMs = 5000): Promise<ProbeResult> {
+    const url = this.hosts[host].replace(/\/+$/, "") + "/";
+    const started = performance.now();
+    const signals = [AbortSignal.timeout(timeoutMs), ...(this.signal ? [this.signal] : [])];
+    try {
+      const res = await fetch(url, {
+        method: "GET",
+        headers: this.baseHeaders(),
+        redirect: "manual",
+        signal: AbortSignal.any(signals),
+      });
+      await res.body?.cancel();
+      const ms = Math.round(performance.now() - started);
+      this.trace(`[http] probe ${url} -> ${res.status} (${ms} ms)`);
+      return { host, url, reachable: true, status: res.status, date: res.headers.get("date"), ms };
+    } catch (e) {
+      const denied = permissionDenied(e);
+      const timedOut = e instanceof DOMException && e.name === "TimeoutError";
+      return {
+        host,
+        url,
+        reachable: false,
+        ms: Math.round(performance.now() - started),
+        error: denied?.message ??
+          (timedOut ? `no answer within ${timeoutMs} ms` : (e instanceof Error ? e.message : String(e))),
+        ...(denied ? { flag: String(denied.facts?.flag ?? "") } : {}),
+      };
+    }
   }
 
   async request<T = unknown>(spec: RequestSpec): Promise<GatewayResponse<T>> {

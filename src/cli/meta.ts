@@ -1,0 +1,135 @@
+/** Handlers of the commands about svc itself: `completions`, `version`, `doctor`. */
+
+import { VERSION } from "../version.ts";
+import { writeStdout } from "../output/stdout.ts";
+import { claimOutput } from "./interrupt.ts";
+import type { Runtime, TableRenderer } from "./runtime.ts";
+import type { DoctorReport } from "../services/doctor.ts";
+
+export async function runCompletions(rt: Runtime, shell: string): Promise<void> {
+  const { completionScript, SHELLS } = await import("./completions.ts");
+  const name = shell.trim().toLowerCase();
+  if (!(SHELLS as readonly string[]).includes(name)) {
+    const { invalidChoice } = await import("../core/suggest.ts");
+    throw invalidChoice("shell", shell, SHELLS);
+  }
+  const script = completionScript(name as typeof SHELLS[number]);
+  if (rt.globals.format !== "table") {
+    await rt.emit({ shell: name, script }, () => "");
+    return;
+  }
+  // The script itself, byte for byte (a table would make it terminal-safe text, not a script).
+  await claimOutput();
+  writeStdout(script);
+}
+
+export interface VersionInfo {
+  version: string;
+  deno: string;
+  v8: string;
+  typescript: string;
+  target: string;
+  /** When the release binary was built (ISO 8601); null when svc runs from source. */
+  build_date: string | null;
+}
+
+export async function runVersion(rt: Runtime): Promise<void> {
+  const built = Deno.env.get("SVC_BUILD_DATE");
+  const data: VersionInfo = {
+    version: VERSION,
+    deno: Deno.version.deno,
+    v8: Deno.version.v8,
+    typescript: Deno.version.typescript,
+    target: Deno.build.target,
+    build_date: built && !Number.isNaN(Date.parse(built)) ? built : null,
+  };
+  await rt.emit(data, (d, ui) =>
+    ui.table.renderRecord(
+      {
+        Version: d.version,
+        Deno: d.deno,
+        V8: d.v8,
+        TypeScript: d.typescript,
+        Target: d.target,
+        Built: d.build_date ?? "from source",
+      },
+      ui.style,
+      `svc ${d.version}`,
+    ));
+}
+
+export async function runDoctor(rt: Runtime): Promise<void> {
+  const [{ doctor }, { Gateway }, { Session }] = await Promise.all([
+    import("../services/doctor.ts"),
+    import("../gateway/client.ts"),
+    import("../auth/session.ts"),
+  ]);
+  // A config that cannot be read is a finding, not the end of the check-up.
+  let session;
+  try {
+    session = await rt.getSession();
+  } catch {
+    session = new Session({
+      credentials: { cookies: [], fromFlags: false, refreshEmbeddedInProfile: false },
+      profileName: rt.globals.profile,
+      configPath: rt.paths.config,
+      snapshot: { wtoken: "", wrefresh_token: "", cookies: [] },
+      warn: () => {},
+    });
+  }
+  const flagged = ["wtoken", "wrtoken", "cookie"].some((k) => rt.opts[k] !== undefined);
+  const fromEnv = !flagged && !!(Deno.env.get("SVC_WTOKEN")?.trim() || Deno.env.get("SVC_WRTOKEN")?.trim());
+  const gw = new Gateway({ hosts: rt.upstreamHosts(), locale: rt.globals.locale, trace: rt.trace.bind(rt) });
+  try {
+    const report = await doctor({
+      version: VERSION,
+      profile: rt.globals.profile,
+      paths: rt.paths,
+      session,
+      credentialSource: !session.hasCredentials()
+        ? "none"
+        : flagged
+        ? "flags"
+        : fromEnv
+        ? "environment"
+        : "profile",
+      gw,
+      sandbox: rt.globals.sandbox,
+    });
+    await rt.emit(report, doctorTable);
+    if (report.failed) Deno.exitCode = 1;
+  } finally {
+    gw.close();
+  }
+}
+
+const MARK = { ok: "ok", warn: "warn", fail: "FAIL" } as const;
+
+function doctorTable(d: DoctorReport, ui: Parameters<TableRenderer<DoctorReport>>[1]): string {
+  const table = ui.table.renderTable(
+    [
+      { title: "Check", kind: "value" },
+      { title: "Status", kind: "value" },
+      { title: "Detail", kind: "text", min: 20 },
+    ],
+    d.checks.map((c) => [
+      c.name,
+      c.status === "fail"
+        ? ui.style.red(MARK.fail)
+        : c.status === "warn"
+        ? ui.style.yellow(MARK.warn)
+        : MARK.ok,
+      c.detail,
+    ]),
+    ui.style,
+  );
+  const hints = d.checks.filter((c) => c.hint && c.status !== "ok").map((c) => `${c.name}: ${c.hint}`);
+  const summary = `${d.counts.ok} ok, ${d.counts.warn} to look at, ${d.counts.fail} failed`;
+  return [
+    table,
+    ...(hints.length ? ["", "Hints:", ...hints.map((h) => ui.table.wrapText(h, undefined, "  "))] : []),
+    "",
+    summary,
+  ]
+    .join("\n");
+}
