@@ -220,6 +220,12 @@ const renderDetails: TableRenderer<VenueDetails> = (d, { style, table }) => {
   return join([table.renderRecord(record, style, d.name ?? d.slug), hours]);
 };
 
+/** A close at or before its open is on the next day; 00:00 to 00:00 is the whole day (24:00). */
+function closeCell(w: { open: string; close: string }): string {
+  if (w.close === w.open && w.open === "00:00") return "24:00";
+  return w.close <= w.open ? `${w.close} (next day)` : w.close;
+}
+
 function hoursTable(
   d: Pick<VenueHours, "hours" | "closed_days" | "timezone">,
   style: Parameters<TableRenderer<unknown>>[1]["style"],
@@ -231,7 +237,7 @@ function hoursTable(
     // "closed" only when the venue page says so; a day it does not describe is unknown.
     if (!windows.length) rows.push([day, d.closed_days.includes(day) ? "closed" : "unknown", null]);
     // A close earlier than the open is past midnight (the shift runs into the next day).
-    for (const w of windows) rows.push([day, w.open, w.close < w.open ? `${w.close} (next day)` : w.close]);
+    for (const w of windows) rows.push([day, w.open, closeCell(w)]);
   }
   const title = `Opening hours (venue-local${d.timezone ? `, ${d.timezone}` : ""})`;
   return table.renderTable(

@@ -773,6 +773,8 @@ function week(weekday: [number, number][], saturday = weekday, sunday: [number, 
 }
 const HOURS: Record<string, OpeningTimes> = {
   day: week([h(10, 22)]),
+  /** Around the clock: something to order whatever the time (the README's tour uses it). */
+  always: week([h(0, 24)]),
   /** Split shift on weekdays; Sunday present with no rows. */
   lunch: week([h(11, 15), h(17, 22)], [h(12, 22)], []),
   dinner: { ...week([h(16, 23)]), monday: [] },
@@ -876,6 +878,7 @@ const ROWS: Row[] = [
   }],
   ["Kallio Burger", "Kallio", "burger", "burgers,american", "Smash burgers", {
     deal: free25,
+    hours: "always",
     ...account("650000000000000000000aa3", "Helsinginkatu 15", "00500", {
       showWoltPlus: true,
       rating: { score: 8.6, volume: 1204 },
