@@ -77,7 +77,11 @@ Deno.test("README: every svc example runs as written against the sandbox", async
     for (const { line, at } of all) {
       const args = words(line);
       const where = `README.md:${at}: ${line}`;
-      assert.doesNotMatch(line, /<[a-z-]+>|\[[a-z-]/, `${where}: an example, not a synopsis (use a text block)`);
+      assert.doesNotMatch(
+        line,
+        /<[a-z-]+>|\[[a-z-]/,
+        `${where}: an example, not a synopsis (use a text block)`,
+      );
       const parsed = parseArgv(TREE, args);
       assert.ok(
         parsed.kind === "run" || parsed.kind === "help" || parsed.kind === "version",
