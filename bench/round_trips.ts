@@ -8,38 +8,11 @@
 
 import { join } from "node:path";
 import { startSandbox } from "../src/sandbox/mod.ts";
-import { roundTripDepth, TEST_NOW } from "../tests/helpers.ts";
+import { TEST_NOW } from "../tests/helpers.ts";
+import { measureCase, ROUND_TRIP_CASES } from "../tests/support/round_trips.ts";
 import { measure, sandboxEnv } from "./lib.ts";
 
 const LATENCY_MS = Number(Deno.env.get("BENCH_LATENCY_MS") ?? 100);
-const AT = ["--lat", "60.1699", "--lon", "24.9384"];
-
-/** [name, args, cold slug cache?] */
-const CASES: Array<[string, string[], boolean]> = [
-  ["cart add (warm slug cache)", ["cart", "add", "pasta-piccola", "651000000000000000000b09", ...AT], false],
-  ["cart add by slug (cold)", ["cart", "add", "pasta-piccola", "651000000000000000000b09", ...AT], true],
-  ["cart add by venue id (cold)", [
-    "cart",
-    "add",
-    "650000000000000000000aa1",
-    "651000000000000000000b09",
-    ...AT,
-  ], true],
-  ["venue menu (cold)", ["venue", "menu", "pasta-piccola"], true],
-  ["venue --include fees (cold)", ["venue", "pasta-piccola", "--include", "fees", ...AT], true],
-  ["top with --lat/--lon", ["top", ...AT], false],
-  ["top at the account's address", ["top"], false],
-  ["checkout", ["checkout", ...AT], false],
-  ["venue menu --full-catalog, 5k items (cold)", [
-    "venue",
-    "menu",
-    "testimarket-kamppi",
-    "--full-catalog",
-    "--format",
-    "json",
-  ], true],
-];
-
 export async function benchRoundTrips(): Promise<void> {
   const tmp = await Deno.makeTempDir({ prefix: "svc-bench-rt-" });
   // A pinned clock (a Wednesday lunchtime): the venues are open, whatever day the bench runs.
@@ -51,17 +24,17 @@ export async function benchRoundTrips(): Promise<void> {
     await measure(["venue", "pasta-piccola"], env); // warm the slug cache
     sandbox.setLatency(LATENCY_MS);
     console.log(`\nround trips with ${LATENCY_MS} ms latency on every upstream call`);
-    for (const [name, args, cold] of CASES) {
-      if (cold) await Deno.remove(env.SVC_SLUG_CACHE_PATH).catch(() => {});
-      else await measure(["venue", "pasta-piccola"], env);
-      sandbox.clearLog();
-      const { ms } = await measure(args, env);
-      const depth = roundTripDepth(sandbox.log());
-      const calls = sandbox.log().filter((e) => e.host !== "control").length;
+    for (const k of ROUND_TRIP_CASES) {
+      const { depth, calls, result } = await measureCase(k, {
+        cache: env.SVC_SLUG_CACHE_PATH,
+        run: (args) => measure(args, env),
+        clearLog: () => sandbox.clearLog(),
+        log: () => sandbox.log(),
+      });
       console.log(
-        `${name.padEnd(52)} depth ${String(depth).padStart(2)}  calls ${String(calls).padStart(3)}  ${
-          ms.toFixed(0).padStart(6)
-        } ms`,
+        `${k.name.padEnd(52)} depth ${String(depth).padStart(2)} (budget ${k.budget})  calls ${
+          String(calls).padStart(3)
+        }  ${result.ms.toFixed(0).padStart(6)} ms`,
       );
     }
   } finally {

@@ -91,6 +91,19 @@ export function collect(child: Deno.ChildProcess): Promise<RunResult> {
   });
 }
 
+/** Runs `cmd args…` with exactly `env` (nothing inherited) in `cwd`, no stdin, output collected. */
+export function runIsolated(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<RunResult> {
+  return collect(
+    new Deno.Command(cmd, { args, env, clearEnv: true, cwd, stdin: "null", stdout: "piped", stderr: "piped" })
+      .spawn(),
+  );
+}
+
 export function spawnSvc(args: string[], env: Record<string, string>, denoArgs: string[] = []) {
   return new Deno.Command(Deno.execPath(), {
     // As the launcher runs it: each command loads only its own modules (the URL, bundle and MCP

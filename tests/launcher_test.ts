@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { dirname, join, relative } from "node:path";
 import { VERSION } from "../src/version.ts";
 import { ENV_VARS, LOOPBACK_HOSTS, MARKETPLACE_HOSTS, RELEASE_HOSTS } from "../ship/permissions.ts";
-import { baseEnv, collect, ROOT, type RunResult, withEnv } from "./helpers.ts";
+import { baseEnv, ROOT, runIsolated, type RunResult, withEnv } from "./helpers.ts";
 import { headlessWrapper } from "./chromium.ts";
 import { denoDir } from "./support/deno_env.ts";
 import { expectExit } from "./support/smoke.ts";
@@ -17,18 +17,7 @@ import { readmeBlock } from "./support/readme.ts";
 const LAUNCHER = join(ROOT, "svc");
 
 function launch(path: string, args: string[], env: Record<string, string>, cwd: string): Promise<RunResult> {
-  return collect(
-    new Deno.Command(path, {
-      args,
-      env,
-      clearEnv: true,
-      cwd,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    })
-      .spawn(),
-  );
+  return runIsolated(path, args, env, cwd);
 }
 
 async function tempHome(fn: (dir: string, env: Record<string, string>) => Promise<void>): Promise<void> {

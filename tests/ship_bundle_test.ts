@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { bundle } from "../ship/bundle.ts";
 import { runFlags } from "../ship/permissions.ts";
-import { baseEnv, collect, type RunResult } from "./helpers.ts";
+import { baseEnv, runIsolated, type RunResult } from "./helpers.ts";
 import { expectExit, smokeSuite } from "./support/smoke.ts";
 
 Deno.test("bundled program passes the smoke suite under deno run --no-config with the documented flags", async () => {
@@ -21,17 +21,12 @@ Deno.test("bundled program passes the smoke suite under deno run --no-config wit
     await Deno.mkdir(home);
     await Deno.mkdir(cwd);
     const run = (args: string[]): Promise<RunResult> =>
-      collect(
-        new Deno.Command(Deno.execPath(), {
-          args: ["run", "--no-config", ...runFlags(home), entry, ...args],
-          // Deno's own cache kept apart: the bundle needs nothing from it.
-          env: { ...baseEnv(), HOME: home, DENO_DIR: join(dir, "deno-dir") },
-          clearEnv: true,
-          cwd,
-          stdin: "null",
-          stdout: "piped",
-          stderr: "piped",
-        }).spawn(),
+      // Deno's own cache kept apart: the bundle needs nothing from it.
+      runIsolated(
+        Deno.execPath(),
+        ["run", "--no-config", ...runFlags(home), entry, ...args],
+        { ...baseEnv(), HOME: home, DENO_DIR: join(dir, "deno-dir") },
+        cwd,
       );
 
     await smokeSuite(run, { sandbox: true });

@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { load } from "js-yaml";
 import { ENV_VARS, MARKETPLACE_HOSTS } from "../ship/permissions.ts";
 import { VERSION } from "../src/version.ts";
-import { assertNoSecrets, baseEnv, collect, ROOT, type RunResult, TEST_NOW } from "./helpers.ts";
+import { assertNoSecrets, baseEnv, ROOT, runIsolated, type RunResult, TEST_NOW } from "./helpers.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { denoDir } from "./support/deno_env.ts";
 import { expectExit, smokeSuite } from "./support/smoke.ts";
@@ -36,17 +36,7 @@ async function ciJob(): Promise<{ fn: string; env: Record<string, string> }> {
 }
 
 function sh(script: string, args: string[], env: Record<string, string>, cwd: string): Promise<RunResult> {
-  return collect(
-    new Deno.Command("/bin/sh", {
-      args: ["-c", script, "sh", ...args],
-      env,
-      clearEnv: true,
-      cwd,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn(),
-  );
+  return runIsolated("/bin/sh", ["-c", script, "sh", ...args], env, cwd);
 }
 
 Deno.test("the README's CI job declares secrets in env, --format json and the narrow flags", async () => {

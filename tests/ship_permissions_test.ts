@@ -11,7 +11,7 @@ import { permissionDenied, toSvcError } from "../src/core/errors.ts";
 import { HOST_ENV, REAL_HOSTS } from "../src/gateway/hosts.ts";
 import { CREDENTIAL_ENV } from "../src/auth/session.ts";
 import { ENV_VARS, MARKETPLACE_HOSTS, RELEASE_HOSTS, runFlags } from "../ship/permissions.ts";
-import { baseEnv, collect, MAIN, ROOT, type RunResult } from "./helpers.ts";
+import { baseEnv, collect, MAIN, ROOT, runIsolated, type RunResult } from "./helpers.ts";
 import { expectExit } from "./support/smoke.ts";
 import { denoDir } from "./support/deno_env.ts";
 
@@ -124,17 +124,7 @@ Deno.test("without the import map (deno run --no-config): one clean line naming 
   const env = { ...baseEnv(), HOME: cwd, DENO_DIR: await denoDir() };
   try {
     const run = (args: string[]) =>
-      collect(
-        new Deno.Command(Deno.execPath(), {
-          args: ["run", "--no-config", ...runFlags(cwd), MAIN, ...args],
-          env,
-          clearEnv: true,
-          cwd,
-          stdin: "null",
-          stdout: "piped",
-          stderr: "piped",
-        }).spawn(),
-      );
+      runIsolated(Deno.execPath(), ["run", "--no-config", ...runFlags(cwd), MAIN, ...args], env, cwd);
     const map = join(ROOT, "import_map.json");
     const table = await run(["--sandbox", "top", "5"]);
     expectExit(table, 1, "no import map");

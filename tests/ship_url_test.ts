@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { dirname, join, normalize } from "node:path";
 import { VERSION } from "../src/version.ts";
 import { runFlags } from "../ship/permissions.ts";
-import { baseEnv, collect, ROOT, type RunResult } from "./helpers.ts";
+import { baseEnv, ROOT, runIsolated, type RunResult } from "./helpers.ts";
 import { downloadEnv } from "./support/deno_env.ts";
 import { expectExit } from "./support/smoke.ts";
 import { readmeBlock } from "./support/readme.ts";
@@ -41,17 +41,7 @@ function serveRepo(): { url: string; requested: string[]; close(): Promise<void>
 }
 
 function sh(script: string, env: Record<string, string>, cwd: string): Promise<RunResult> {
-  return collect(
-    new Deno.Command("/bin/sh", {
-      args: ["-c", script],
-      env,
-      clearEnv: true,
-      cwd,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn(),
-  );
+  return runIsolated("/bin/sh", ["-c", script], env, cwd);
 }
 
 Deno.test("deno run from a URL: the README's pinned command, as written, with a fresh DENO_DIR", async () => {

@@ -9,7 +9,7 @@ import { type Envelope, errorObject, makeMeta } from "../output/envelope.ts";
 import { colorEnabled, makeStyle } from "../output/style.ts";
 import { lineSafe } from "../output/sanitize.ts";
 import { writeStderrLine, writeStdout } from "../output/stdout.ts";
-import { claimOutput, interruptMayWrite } from "./interrupt.ts";
+import { claimOutput, interruptMayWrite, type InterruptView } from "./interrupt.ts";
 
 /**
  * Writes the one envelope to stdout. `byInterrupt`: the SVC_INTERRUPTED envelope, written only when
@@ -28,13 +28,7 @@ export async function writeEnvelope(
   writeStdout(text);
 }
 
-export interface ErrorContext {
-  format: "table" | "json" | "yaml";
-  verbose: boolean;
-  profile: string;
-  locale: string;
-  warnings: string[];
-  color: boolean;
+export interface ErrorContext extends InterruptView {
   /** The SVC_INTERRUPTED report of the signal handler (./interrupt.ts). */
   byInterrupt?: boolean;
 }

@@ -4,11 +4,12 @@ import { SvcError } from "../core/errors.ts";
 import { closest } from "../core/suggest.ts";
 import { type Money, money } from "../core/money.ts";
 import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
-import { coordsQuery, type ResolvedLocation } from "./location.ts";
+import type { ResolvedLocation } from "./location.ts";
 import { type PageInfo, paginate, type Paging } from "./paging.ts";
 import { addBadge, baseRow, ratingOf, type VenueListRow, type VenueRow, venueRowOf } from "./venue_rows.ts";
 import { campaignsOf, discountedDeliveryFee } from "./campaigns.ts";
 import { dynamicPage, dynamicPromotions } from "./venue.ts";
+import { frontFeed } from "./venue_lookup.ts";
 
 export type { PageInfo, Paging };
 
@@ -72,13 +73,7 @@ export async function frontPage(
   ctx: ServiceContext,
   loc: ResolvedLocation,
 ): Promise<FrontPage & { raw: unknown }> {
-  const { data } = await ctx.gw.request({
-    host: "consumer_api",
-    method: "GET",
-    path: "/v1/pages/front",
-    query: coordsQuery(loc),
-    auth: "optional",
-  });
+  const data = await frontFeed(ctx, loc);
   const page = obj(data);
   if (!page) throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the home feed is not a JSON object");
   const sections: RawSection[] = [];

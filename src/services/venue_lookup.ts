@@ -75,8 +75,8 @@ async function unknownSlug(
   });
 }
 
-/** The venues (id and slug) of the home feed near `loc` (one call). */
-async function feedVenues(ctx: ServiceContext, loc: ResolvedLocation): Promise<ResolvedVenue[]> {
+/** GET the home feed near `loc` (the front page: sections of venue tiles). */
+export async function frontFeed(ctx: ServiceContext, loc: ResolvedLocation): Promise<unknown> {
   const { data } = await ctx.gw.request({
     host: "consumer_api",
     method: "GET",
@@ -84,6 +84,12 @@ async function feedVenues(ctx: ServiceContext, loc: ResolvedLocation): Promise<R
     query: coordsQuery(loc),
     auth: "optional",
   });
+  return data;
+}
+
+/** The venues (id and slug) of the home feed near `loc` (one call). */
+async function feedVenues(ctx: ServiceContext, loc: ResolvedLocation): Promise<ResolvedVenue[]> {
+  const data = await frontFeed(ctx, loc);
   const out: ResolvedVenue[] = [];
   for (const section of arr(obj(data)?.sections)) {
     for (const item of arr(obj(section)?.items)) {
