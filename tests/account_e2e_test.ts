@@ -212,6 +212,7 @@ Deno.test("orders: paging through the newest 150 orders with next_page_token, al
     assert.deepEqual(ids(list), seen.slice(0, 3).map((o) => o.purchase_id));
     assert.deepEqual(ids(alias), ids(list));
     assert.deepEqual(ids(acct), ids(list));
+    assert.equal(t.log().length, 3, "one history call per run");
     assert.ok(t.log().every((e) => e.query === "limit=3"));
 
     // --status filters locally after reading the page (case-insensitive).

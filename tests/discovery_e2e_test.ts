@@ -271,7 +271,8 @@ Deno.test("venues: filters, every sort spelling, one call without --enrich, boun
     // Sort spellings and their meaning.
     const sorted = (rows: Row[], key: (r: Row) => number | null | undefined, dir: 1 | -1) => {
       const vals = rows.map(key).filter((v): v is number => v !== null && v !== undefined);
-      return vals.every((v, i) => i === 0 || (v - vals[i - 1]) * dir >= 0);
+      // At least two distinct keys, or any order would pass.
+      return new Set(vals).size > 1 && vals.every((v, i) => i === 0 || (v - vals[i - 1]) * dir >= 0);
     };
     const spellings: Array<[string, string, (r: Row) => number | null | undefined, 1 | -1]> = [
       ["rating", "rating", (r) => r.rating, -1],
