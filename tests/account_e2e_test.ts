@@ -212,6 +212,7 @@ Deno.test("orders: paging through the newest 150 orders with next_page_token, al
     assert.deepEqual(ids(list), seen.slice(0, 3).map((o) => o.purchase_id));
     assert.deepEqual(ids(alias), ids(list));
     assert.deepEqual(ids(acct), ids(list));
+    assert.equal(t.log().length, 3, "one history call per run");
     assert.ok(t.log().every((e) => e.query === "limit=3"));
 
     // --status filters locally after reading the page (case-insensitive).
@@ -740,13 +741,14 @@ Deno.test("addresses: invalid input and unknown ids fail before any mutation and
     assert.deepEqual(calls(t.log()), [INFO, INFO]);
     assert.equal(await Deno.readTextFile(t.configPath), before, "nothing written locally");
 
-    // An upstream rejection of the POST writes nothing either.
+    // An upstream rejection of the POST writes nothing either. 503 is a status reads are retried on,
+    // and only the first POST fails: a retry would succeed, so one POST and an error prove none was made.
     t.sandbox.clearLog();
     t.sandbox.setFaults([{
       host: "user_api",
       method: "POST",
       path: "/v2/delivery/info",
-      status: 500,
+      status: 503,
       times: 1,
     }]);
     const failed = await t.run(["profile", "addresses", "add", ...base, "--set-default-profile", ...J]);

@@ -1,7 +1,7 @@
 /** Auth end to end: status, token forms, refresh on 401 and on expiry, snapshot rule, logout. */
 
 import assert from "node:assert/strict";
-import { assertNoSecrets, calls, withEnv } from "./helpers.ts";
+import { assertNoSecrets, calls, untilHeld, withEnv } from "./helpers.ts";
 import { redactedToken } from "../src/sandbox/mod.ts";
 
 type Status = {
@@ -250,7 +250,7 @@ Deno.test("snapshot rule: a login that lands during a refresh wins; the refreshe
     // The refresh call is held until the concurrent login has finished: order, not wall time.
     t.sandbox.setFaults([{ host: "auth", path: "/v1/wauth2/access_token", hold: true, times: 1 }]);
     const status = t.spawn(["status", "--format", "json"]);
-    while (t.sandbox.held() === 0) await new Promise((r) => setTimeout(r, 20));
+    await untilHeld(t, status.done);
     const login = await t.run(["login", "--wtoken", fresh.access_token, "--wrtoken", fresh.refresh_token]);
     assert.equal(login.code, 0);
     t.sandbox.releaseHeld();

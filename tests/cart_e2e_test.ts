@@ -1,7 +1,7 @@
 /** Basket and checkout end to end: the nine `cart add` rules, remove/clear, checkout modes, no placement. */
 
 import assert from "node:assert/strict";
-import { calls, type Env, withEnv } from "./helpers.ts";
+import { calls, type Env, untilHeld, withEnv } from "./helpers.ts";
 import type { RequestLogEntry } from "../src/sandbox/types.ts";
 
 const AT = ["--lat", "60.1699", "--lon", "24.9384"];
@@ -366,7 +366,7 @@ Deno.test("a second writer between read and write: last write wins (no condition
     // Our write is held after we read the basket; meanwhile another client adds Focaccia.
     t.sandbox.setFaults([{ method: "POST", path: "/order-xp/v1/baskets", hold: true, times: 1 }]);
     const ours = t.spawn(["cart", "add", PP, "651000000000000000000b0a", ...AT, "--format", "json"]);
-    while (t.sandbox.held() === 0) await new Promise((r) => setTimeout(r, 20));
+    await untilHeld(t, ours.done);
     const token = (await t.sandbox.mintSession()).access_token;
     const other = await fetch(`${t.sandbox.urls.consumer_api_url}/order-xp/v1/baskets`, {
       method: "POST",

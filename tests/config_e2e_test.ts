@@ -143,7 +143,7 @@ Deno.test("--sandbox uses its own profile and state and never touches the real p
     const env = r.json<{ authenticated: boolean; user_id: string }>();
     assert.equal(env.data.authenticated, true, "the sandbox profile starts signed in as the demo user");
     assert.equal(env.data.user_id, "65f000000000000000000001");
-    await assert.rejects(Deno.stat(t.configPath), "real config not created");
+    await assert.rejects(Deno.stat(t.configPath), Deno.errors.NotFound, "real config not created");
     const sbx = join(t.dir, "home", "sandbox");
     assert.equal((await Deno.stat(join(sbx, ".svc-config.json"))).mode! & 0o777, 0o600);
     assert.equal((await Deno.stat(sbx)).mode! & 0o777, 0o700);
@@ -161,11 +161,15 @@ Deno.test("--sandbox uses its own profile and state and never touches the real p
     assert.equal(relogin.code, 0, relogin.stdout);
     const back = await t.run(["--sandbox", "status", "--format", "json"]);
     assert.equal(back.json<{ authenticated: boolean }>().data.authenticated, true);
-    await assert.rejects(Deno.stat(t.configPath), "the real config is still untouched");
-    await assert.rejects(Deno.stat(t.configPath));
+    await assert.rejects(Deno.stat(t.configPath), Deno.errors.NotFound, "the real config is still untouched");
     const reset = await t.run(["sandbox", "reset", "--format", "json"]);
     assert.equal(reset.code, 0);
-    await assert.rejects(Deno.stat(sbx));
+    await assert.rejects(Deno.stat(sbx), Deno.errors.NotFound, "the sandbox folder is gone");
+    await assert.rejects(
+      Deno.stat(t.configPath),
+      Deno.errors.NotFound,
+      "reset never creates the real config",
+    );
   });
 });
 

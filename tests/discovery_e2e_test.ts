@@ -117,23 +117,40 @@ Deno.test("feed: sections with kind, one upstream call, query filter, empty sect
     assert.match(table.stdout, /^Popular brands: \S.* · /m);
 
     // --query across name/tagline/top offer/slug and brand names: exactly the matching venues, per section.
-    const q = await t.run(["feed", ...AT, "--query", "sushi", "--format", "json"]);
-    const got = q.json<{ sections: Array<{ name: string; venues?: Row[] }> }>().data.sections
-      .map((s) => [s.name, (s.venues ?? []).map((v) => v.slug)]);
-    const want = raw.sections.map((s) => [
-      s.name,
-      s.items.filter((i) => i.venue).map((i) => i.venue!).filter((v) =>
-        [
-          v.name,
-          v.slug,
-          v.short_description ?? v.short_description_v2?.value,
-          v.promotions?.[0]?.text ?? v.badges_v2?.find((b) => b.variant === "discount")?.text,
-        ]
-          .some((f) => f?.toLowerCase().includes("sushi"))
-      ).map((v) => v.slug),
-    ]).filter(([, slugs]) => slugs.length);
-    assert.ok(want.length > 0);
-    assert.deepEqual(got, want);
+    // Each query but the first matches no venue name, only the field it names.
+    const fieldsOf = (v: RawVenue) => ({
+      name: v.name,
+      slug: v.slug,
+      tagline: v.short_description ?? v.short_description_v2?.value,
+      top_offer: v.promotions?.[0]?.text ?? v.badges_v2?.find((b) => b.variant === "discount")?.text,
+    });
+    const byField: Array<[string, keyof ReturnType<typeof fieldsOf>]> = [
+      ["sushi", "name"],
+      ["DUMPLINGS", "tagline"],
+      ["over €40", "top_offer"],
+      ["toolo", "slug"],
+    ];
+    for (const [query, field] of byField) {
+      const needle = query.toLowerCase();
+      const q = await t.run(["feed", ...AT, "--query", query, "--format", "json"]);
+      const got = q.json<{ sections: Array<{ name: string; venues?: Row[] }> }>().data.sections
+        .map((s) => [s.name, (s.venues ?? []).map((v) => v.slug)]);
+      const venuesOf = (s: (typeof raw.sections)[number]) =>
+        s.items.filter((i) => i.venue).map((i) => i.venue!);
+      const want = raw.sections.map((s) => [
+        s.name,
+        venuesOf(s).filter((v) => Object.values(fieldsOf(v)).some((f) => f?.toLowerCase().includes(needle)))
+          .map((v) => v.slug),
+      ]).filter(([, slugs]) => slugs.length);
+      const hits = raw.sections.flatMap(venuesOf).filter((v) =>
+        fieldsOf(v)[field]?.toLowerCase().includes(needle)
+      );
+      assert.ok(hits.length > 0, `${query}: some ${field} matches`);
+      if (field !== "name") {
+        assert.ok(!hits.some((v) => v.name.toLowerCase().includes(needle)), `${query}: no name matches`);
+      }
+      assert.deepEqual(got, want, `feed --query ${query} (${field})`);
+    }
     const none = await t.run(["feed", ...AT, "--query", "zzzz-no-such-venue", "--format", "json"]);
     assert.deepEqual(none.json<{ sections: unknown[] }>().data.sections, [], "nothing matches: no sections");
     const qb = await t.run(["feed", ...AT, "--query", "testimarket", "--format", "json"]);
@@ -235,13 +252,17 @@ Deno.test("venues: filters, every sort spelling, one call without --enrich, boun
       raw.sections.flatMap((s) => s.items).filter((i) => i.venue).map((i) => [i.venue!.id, i.venue!]),
     ).values()];
     const ids = (r: { data: { venues: Row[] } }) => r.data.venues.map((v) => v.venue_id);
+    // 9.2 is some venues' exact rating: the bound is inclusive.
     const rated = await get("--min-rating", "9.2");
     const wantRated = feedVenues.filter((v) => (v.rating?.score ?? -1) >= 9.2).map((v) => v.id);
     assert.ok(wantRated.length > 0 && wantRated.length < feedVenues.length);
+    assert.ok(feedVenues.some((v) => v.rating?.score === 9.2), "a venue sits on the bound");
     assert.deepEqual(ids(rated), wantRated);
-    const cheap = await get("--max-delivery-fee", "200");
-    const wantCheap = feedVenues.filter((v) => (v.delivery_price_int ?? Infinity) <= 200).map((v) => v.id);
+    // 290 is some venues' exact fee: the bound is inclusive.
+    const cheap = await get("--max-delivery-fee", "290");
+    const wantCheap = feedVenues.filter((v) => (v.delivery_price_int ?? Infinity) <= 290).map((v) => v.id);
     assert.ok(wantCheap.length > 0 && wantCheap.length < feedVenues.length);
+    assert.ok(feedVenues.some((v) => v.delivery_price_int === 290), "a venue sits on the bound");
     assert.deepEqual(ids(cheap), wantCheap);
     const plus = await get("--wolt-plus");
     assert.deepEqual(ids(plus), feedVenues.filter((v) => v.show_wolt_plus === true).map((v) => v.id));
@@ -250,7 +271,8 @@ Deno.test("venues: filters, every sort spelling, one call without --enrich, boun
     // Sort spellings and their meaning.
     const sorted = (rows: Row[], key: (r: Row) => number | null | undefined, dir: 1 | -1) => {
       const vals = rows.map(key).filter((v): v is number => v !== null && v !== undefined);
-      return vals.every((v, i) => i === 0 || (v - vals[i - 1]) * dir >= 0);
+      // At least two distinct keys, or any order would pass.
+      return new Set(vals).size > 1 && vals.every((v, i) => i === 0 || (v - vals[i - 1]) * dir >= 0);
     };
     const spellings: Array<[string, string, (r: Row) => number | null | undefined, 1 | -1]> = [
       ["rating", "rating", (r) => r.rating, -1],

@@ -156,3 +156,30 @@ Deno.test("upstream error messages are shown, but never a token they carry", asy
     assert.ok(!table.stderr.includes("SECRETREFRESH1234") && !table.stderr.includes("opaqueAccess987"));
   });
 });
+
+Deno.test("an upstream that echoes the Cookie header never shows a cookie value, even one too short to redact by value", async () => {
+  await withEnv(async (t) => {
+    const s = await t.sandbox.mintSession();
+    // "kqzxw" is below the length svc redacts by value; "qwertyuiopas" is a cookie svc never held.
+    t.sandbox.setFaults([{
+      path: "/v1/user/me",
+      status: 400,
+      body: { msg: "bad session; cookie=kqzxw; Cookie: sess=qwertyuiopas", echo: { cookie: "sid=kqzxw" } },
+    }]);
+    const J = ["--format", "json"];
+    const modes = [J, [...J, "--verbose"], ["--format", "yaml"], [], ["--verbose"]];
+    for (const mode of modes) {
+      const r = await t.run(["status", "--wtoken", s.access_token, "--cookie", "sid=kqzxw", ...mode]);
+      const out = r.stdout + r.stderr;
+      assert.equal(r.code, 1, out);
+      for (const secret of ["kqzxw", "qwertyuiopas"]) {
+        assert.ok(!out.includes(secret), `${mode.join(" ") || "table"} leaks ${secret}:\n${out}`);
+      }
+      assert.match(
+        out,
+        /bad session; cookie=<redacted>/,
+        `${mode.join(" ") || "table"}: the message is shown`,
+      );
+    }
+  });
+});

@@ -177,6 +177,23 @@ export async function withEnv(fn: (t: Env) => Promise<void>): Promise<void> {
   }
 }
 
+/**
+ * Waits until the sandbox holds a request (a `hold` fault) of the run whose result is `done`; fails
+ * instead of waiting forever when that run ends without its request being held.
+ */
+export async function untilHeld(t: Env, done: Promise<RunResult>): Promise<void> {
+  let ended: RunResult | undefined;
+  done.then((r) => (ended = r), () => {});
+  while (t.sandbox.held() === 0) {
+    if (ended) {
+      throw new Error(
+        `the run ended before its request was held (exit ${ended.code}):\n${ended.stdout}${ended.stderr}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** Upstream calls in the log as "METHOD host path" strings. */
 export function calls(log: RequestLogEntry[]): string[] {
   return log.map((e) => `${e.method} ${e.host} ${e.path}`);

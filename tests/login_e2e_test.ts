@@ -62,8 +62,10 @@ async function harness(t: Env): Promise<Harness> {
     pids: async () => {
       try {
         return (await Deno.readTextFile(pidFile)).trim().split("\n").filter(Boolean).map(Number);
-      } catch {
-        return [];
+      } catch (e) {
+        // No file: no browser was launched. Any other read error must not pass for "none launched".
+        if (e instanceof Deno.errors.NotFound) return [];
+        throw e;
       }
     },
     profileDir: join(t.dir, "home", "browser-profile"),

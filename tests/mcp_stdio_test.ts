@@ -83,6 +83,7 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
       const addresses = await ok("svc_addresses_list");
       assert.ok(addresses.addresses.length >= 1);
       const payments = await ok("svc_payments_list");
+      assert.ok(payments.methods.length > 0, "payment methods listed");
       assert.ok(payments.methods.every((m: Structured) => !/\d{4}/.test(String(m.label))), "masked labels");
       const added = await ok("svc_favorites_add", { venue: PP });
       assert.deepEqual([added.venue_id, added.favorite], [PP_ID, true]);

@@ -408,6 +408,7 @@ Deno.test("venue menu: --sort, price bounds, --hide-sold-out, --discounts-only a
       "--max-price",
       "1400",
     ]);
+    assert.ok(bounded.data.items.length > 0);
     assert.ok(bounded.data.items.every((i: Any) => i.price.amount >= 1000 && i.price.amount <= 1400));
     assert.deepEqual(bounded.data.filters, {
       min_price: 1000,
