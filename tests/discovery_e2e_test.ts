@@ -81,6 +81,12 @@ Deno.test("feed: sections with kind, one upstream call, query filter, empty sect
     const skipped = d.warnings.filter((w) => w.includes("skipped feed content"));
     assert.equal(skipped.length, 1, "one warning for everything skipped, not one per section");
     assert.match(skipped[0], /"story-carousel-v3"/);
+    // The empty "order-again" venue-list skipped nothing: venue-list is not reported as unread.
+    assert.ok(
+      raw.sections.some((s) => s.template === "venue-list" && !s.items.length),
+      "an empty venue list",
+    );
+    assert.doesNotMatch(skipped[0], /"venue-list"/);
     assert.match(skipped[0], /1 tile\(s\) that are not venues/, "the banner tile among the offers");
     const brands = d.data.sections.find((s) => s.kind === "brands")!;
     assert.ok(brands.brands!.length > 0);

@@ -56,6 +56,8 @@ interface FrontPage {
 
 /** Sections whose tiles are venue categories (read by `venues categories`, skipped as venue lists). */
 const CATEGORY_TEMPLATES = new Set(["category-list", "categories"]);
+/** Venue-list templates: one without items (e.g. an empty "order again") is empty, not skipped content. */
+const VENUE_LIST_TEMPLATES = new Set(["venue-list", "venue-vertical-list"]);
 
 const isBrandSection = (template: string, items: unknown[]) =>
   template === "brand-carousel" ||
@@ -104,6 +106,7 @@ export async function frontPage(
       sections.push({ name, title, kind: "venues", venues, brands: [] });
       continue;
     }
+    if (!items.length && VENUE_LIST_TEMPLATES.has(template)) continue;
     if (!CATEGORY_TEMPLATES.has(template) && (items.length || template)) {
       skippedTemplates.add(template || "none");
     }
