@@ -518,6 +518,51 @@ Deno.test("contract: account payloads — user, addresses, payment tree, favouri
   assert.deepEqual(refresh.body, { grant_type: "refresh_token", refresh_token: "rt-fixture-1" });
 });
 
+Deno.test("contract: venue-content menu — venue item falls back to it, options kept; --address geocodes", async () => {
+  // Neither the item page nor the assortment has the item (both 404): the venue-content menu does.
+  const s = await startFixtureServer(ROUTES.filter((r) =>
+    (r.host === "consumer_api" && r.method === "GET" &&
+      (r.path === "/order-xp/web/v1/pages/venue/slug/ravintola-testi/static" ||
+        r.path === "/consumer-api/venue-content-api/v3/web/venue-content/slug/ravintola-testi")) ||
+    r.path === "/v1/google/geocode/json" || r.path === "/v1/pages/front"
+  ));
+  try {
+    const r = await s.run(["venue", "item", "ravintola-testi", ITEM1, "--format", "json"]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const item = r.json<Any>().data;
+    assert.deepEqual([item.id, item.name, item.source], [ITEM1, "Margherita", "venue_content"]);
+    assert.deepEqual(item.price, { amount: 1290, currency: "EUR", formatted: "€12.90" });
+    assert.deepEqual(
+      item.options.map((g: Any) => [g.name, g.required, g.values.map((v: Any) => [v.name, v.price?.amount])]),
+      [["Size", true, [["Regular", 0], ["Large", 300]]]],
+    );
+    assert.deepEqual([item.vat_percentage, item.checksum], [14, "ck-c1"]);
+    assert.deepEqual(
+      s.calls.map((c) => `${c.method} ${c.path.replace(/\/v1\/venues\/slug\/.*\/assortment/, "…")}`),
+      [
+        "GET /order-xp/web/v1/pages/venue/slug/ravintola-testi/static",
+        `GET /order-xp/web/v1/pages/venue/${V_A}/item/${ITEM1}`,
+        "POST /consumer-api/consumer-assortment…/items",
+        "GET /consumer-api/venue-content-api/v3/web/venue-content/slug/ravintola-testi",
+      ],
+    );
+
+    // --address: the Google-shaped geocode answer gives the location used (and its label).
+    const feed = await s.run(["feed", "--address", "Kotikatu 5", "--format", "json"]);
+    assert.equal(feed.code, 0, feed.stdout + feed.stderr);
+    assert.deepEqual(feed.json<Any>().data.location, {
+      lat: 60.1699,
+      lon: 24.9384,
+      source: "address",
+      label: "Kotikatu 5, 00100 Helsinki, Finland",
+    });
+    const geo = s.calls.find((c) => c.path === "/v1/google/geocode/json")!;
+    assert.equal(new URLSearchParams(geo.query).get("address"), "Kotikatu 5");
+  } finally {
+    await s.close();
+  }
+});
+
 Deno.test("contract: close the fixture server", async () => {
   await (await server()).close();
 });
