@@ -232,6 +232,13 @@ Deno.test("contract: front page venue-list — rows, string-free ratings, raw ta
   ]);
   assert.ok(got[0].m < 50 && got[1].m > 500, JSON.stringify(got));
   assert.match(sorted.warnings.join("\n"), /1 venue\(s\) carry no coordinates; they are listed last/);
+  // No row with coordinates: never a silent upstream order passed off as a distance sort.
+  const none = await json(["venues", ...AT, "--sort", "distance", "--query", "ei-sijaintia"]);
+  assert.deepEqual(none.data.venues.map((v: Any) => [v.slug, v.distance_m]), [["ei-sijaintia", null]]);
+  assert.match(
+    none.warnings.join("\n"),
+    /no venue carries coordinates, so distances are unknown; upstream order kept/,
+  );
 
   const cats = await json(["venues", "categories", ...AT]);
   assert.deepEqual(cats.data.categories, [
