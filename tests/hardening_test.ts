@@ -107,6 +107,19 @@ Deno.test("terminal escapes from the upstream never reach a terminal; JSON keeps
     assert.equal(err.code, 1);
     assert.match(err.stderr, /bad\^\[\[2J/);
     assert.ok(!RAW_CONTROL.test(err.stderr), JSON.stringify(err.stderr));
+
+    // --verbose adds the error's details (a preview of the raw body): C1 controls, DEL and bidi
+    // overrides, which JSON.stringify leaves as they are, are made visible there too.
+    t.sandbox.setFaults([{
+      path: "/v1/pages/front",
+      status: 418,
+      body: { msg: "c1\x9b2J del\x7f bidi\u202eevil" },
+    }]);
+    const verbose = await t.run(["top", ...AT, "--verbose"]);
+    assert.equal(verbose.code, 1);
+    assert.match(verbose.stderr, /^Details: .*body_preview.*c1\\u009b2J del\^\? bidi\\u202eevil/m);
+    assert.ok(!RAW_CONTROL.test(verbose.stderr), JSON.stringify(verbose.stderr));
+    assert.ok(!/[\u202a-\u202e\u2066-\u2069]/.test(verbose.stderr), JSON.stringify(verbose.stderr));
   });
 });
 
