@@ -55,10 +55,17 @@ Deno.test("a basket snapshot whose lines do not add up to its own totals is neve
     const wrongTotalOnly = structuredClone(page);
     delete wrongTotalOnly.baskets[0].total_items;
     wrongTotalOnly.baskets[0].telemetry.basket_total += 500;
+    // Removing the one line a snapshot still shows would bulk-delete the whole basket.
+    const commands = [
+      ["cart", "add", PP, TIRAMISU],
+      ["cart", "remove", CARBONARA],
+      ["cart", "remove", TIRAMISU],
+      ["checkout"],
+    ];
     for (const body of [missingLine, wrongCount, wrongTotalOnly]) {
       t.sandbox.setFaults([{ path: BASKETS, status: 200, body }]);
       t.sandbox.clearLog();
-      for (const args of [["cart", "add", PP, TIRAMISU], ["cart", "remove", CARBONARA], ["checkout"]]) {
+      for (const args of commands) {
         const r = await t.run([...args, ...AT, ...J]);
         assert.equal(
           r.json().error?.code,
@@ -284,9 +291,18 @@ Deno.test("cart audit: remove by item URL picks that venue's basket; --line targ
   await withEnv(async (t) => {
     await signedIn(t);
     assert.equal((await t.run(["cart", "add", "kallio-burger", "--cheapest", ...AT])).code, 0);
+    const added: Any[] = [];
     for (const size of ["Regular", "Large"]) {
-      assert.equal((await t.run(["cart", "add", PP, CARBONARA, "--option", `Size=${size}`, ...AT])).code, 0);
+      const r = await t.run(["cart", "add", PP, CARBONARA, "--option", `Size=${size}`, ...AT, ...J]);
+      assert.equal(r.code, 0, r.stdout);
+      added.push(r.json<Any>().data);
     }
+    // cart add reports the changed basket's item count and total; the count over all baskets (the
+    // burger too) has its own name.
+    const pp = (await t.run(["cart", "--venue-id", PP, ...AT, ...J])).json<Any>().data.basket;
+    assert.deepEqual(added.map((d) => [d.total_items, d.all_baskets_count]), [[1, 2], [2, 3]]);
+    assert.deepEqual([added[1].total.amount, added[1].total.currency], [pp.total.amount, "EUR"]);
+    assert.ok(added[0].total.amount < added[1].total.amount, "the first total is of one line");
     // Kallio Burger's basket is the first; the URL names Pasta Piccola's.
     const url = `https://wolt.com/en/fin/helsinki/restaurant/pasta-piccola/carbonara-itemid-${CARBONARA}`;
     const ambiguous = await t.run(["cart", "remove", url, ...AT, ...J]);
