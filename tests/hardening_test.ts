@@ -55,10 +55,17 @@ Deno.test("a basket snapshot whose lines do not add up to its own totals is neve
     const wrongTotalOnly = structuredClone(page);
     delete wrongTotalOnly.baskets[0].total_items;
     wrongTotalOnly.baskets[0].telemetry.basket_total += 500;
+    // Removing the one line a snapshot still shows would bulk-delete the whole basket.
+    const commands = [
+      ["cart", "add", PP, TIRAMISU],
+      ["cart", "remove", CARBONARA],
+      ["cart", "remove", TIRAMISU],
+      ["checkout"],
+    ];
     for (const body of [missingLine, wrongCount, wrongTotalOnly]) {
       t.sandbox.setFaults([{ path: BASKETS, status: 200, body }]);
       t.sandbox.clearLog();
-      for (const args of [["cart", "add", PP, TIRAMISU], ["cart", "remove", CARBONARA], ["checkout"]]) {
+      for (const args of commands) {
         const r = await t.run([...args, ...AT, ...J]);
         assert.equal(
           r.json().error?.code,
@@ -107,6 +114,19 @@ Deno.test("terminal escapes from the upstream never reach a terminal; JSON keeps
     assert.equal(err.code, 1);
     assert.match(err.stderr, /bad\^\[\[2J/);
     assert.ok(!RAW_CONTROL.test(err.stderr), JSON.stringify(err.stderr));
+
+    // --verbose adds the error's details (a preview of the raw body): C1 controls, DEL and bidi
+    // overrides, which JSON.stringify leaves as they are, are made visible there too.
+    t.sandbox.setFaults([{
+      path: "/v1/pages/front",
+      status: 418,
+      body: { msg: "c1\x9b2J del\x7f bidi\u202eevil" },
+    }]);
+    const verbose = await t.run(["top", ...AT, "--verbose"]);
+    assert.equal(verbose.code, 1);
+    assert.match(verbose.stderr, /^Details: .*body_preview.*c1\\u009b2J del\^\? bidi\\u202eevil/m);
+    assert.ok(!RAW_CONTROL.test(verbose.stderr), JSON.stringify(verbose.stderr));
+    assert.ok(!/[\u202a-\u202e\u2066-\u2069]/.test(verbose.stderr), JSON.stringify(verbose.stderr));
   });
 });
 
@@ -271,9 +291,18 @@ Deno.test("cart audit: remove by item URL picks that venue's basket; --line targ
   await withEnv(async (t) => {
     await signedIn(t);
     assert.equal((await t.run(["cart", "add", "kallio-burger", "--cheapest", ...AT])).code, 0);
+    const added: Any[] = [];
     for (const size of ["Regular", "Large"]) {
-      assert.equal((await t.run(["cart", "add", PP, CARBONARA, "--option", `Size=${size}`, ...AT])).code, 0);
+      const r = await t.run(["cart", "add", PP, CARBONARA, "--option", `Size=${size}`, ...AT, ...J]);
+      assert.equal(r.code, 0, r.stdout);
+      added.push(r.json<Any>().data);
     }
+    // cart add reports the changed basket's item count and total; the count over all baskets (the
+    // burger too) has its own name.
+    const pp = (await t.run(["cart", "--venue-id", PP, ...AT, ...J])).json<Any>().data.basket;
+    assert.deepEqual(added.map((d) => [d.total_items, d.all_baskets_count]), [[1, 2], [2, 3]]);
+    assert.deepEqual([added[1].total.amount, added[1].total.currency], [pp.total.amount, "EUR"]);
+    assert.ok(added[0].total.amount < added[1].total.amount, "the first total is of one line");
     // Kallio Burger's basket is the first; the URL names Pasta Piccola's.
     const url = `https://wolt.com/en/fin/helsinki/restaurant/pasta-piccola/carbonara-itemid-${CARBONARA}`;
     const ambiguous = await t.run(["cart", "remove", url, ...AT, ...J]);

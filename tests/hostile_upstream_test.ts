@@ -7,6 +7,10 @@
 import assert from "node:assert/strict";
 import { Gateway, MAX_REDIRECTS } from "../src/gateway/client.ts";
 import type { Hosts } from "../src/gateway/hosts.ts";
+import { downloadToFile } from "../src/gateway/download.ts";
+import { MAX_BUNDLE_BYTES } from "../src/stats/bundle.ts";
+import { SvcError } from "../src/core/errors.ts";
+import { join } from "node:path";
 import {
   collect,
   type Env,
@@ -406,6 +410,40 @@ Deno.test("a 400 MB body and a gzip bomb fail with SVC_UPSTREAM_TOO_LARGE and bo
     h.rules.length = 0;
     assert.equal((await run(["status", ...J])).code, 0);
   });
+});
+
+Deno.test("a download past its cap stops, fails and leaves no file (the stats bundle's 50 MiB cap)", async () => {
+  assert.equal(MAX_BUNDLE_BYTES, 50 * 1024 * 1024);
+  const h = startHostile();
+  const dir = await Deno.makeTempDir({ prefix: "svc-download-" });
+  const cap = 1024 * 1024;
+  try {
+    const cases = [
+      { kind: "huge", bytes: 40 * cap } as const, // declared too big: refused before a byte is written
+      { kind: "huge", bytes: 40 * cap, chunked: true } as const,
+      { kind: "gzip_bomb", decodedBytes: 64 * cap } as const,
+    ];
+    for (const [i, action] of cases.entries()) {
+      h.rules.length = 0;
+      h.rules.push({ path: "*", action });
+      const dest = join(dir, `bundle-${i}.tar.gz`);
+      await assert.rejects(
+        downloadToFile({ url: `${h.origin}/asset`, dest, maxBytes: cap }),
+        (e: unknown) => e instanceof SvcError && /cap/.test(e.message),
+        action.kind,
+      );
+      await assert.rejects(Deno.stat(dest), Deno.errors.NotFound, `${action.kind}: no file left`);
+    }
+    // At the cap: written whole.
+    h.rules.length = 0;
+    h.rules.push({ path: "*", action: { kind: "huge", bytes: cap, chunked: true } });
+    const dest = join(dir, "whole.tar.gz");
+    assert.equal((await downloadToFile({ url: `${h.origin}/asset`, dest, maxBytes: cap })).bytes, cap);
+    assert.equal((await Deno.stat(dest)).size, cap);
+  } finally {
+    await h.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 // ---------------------------------------------------------------------------------------------------

@@ -193,6 +193,45 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
       assert.deepEqual(await writes(seq), []);
     });
 
+    await t.step("set count and remove write nothing from a snapshot whose lines miss one", async () => {
+      await ok("svc_cart_add", { venue: PP, item: FOCACCIA });
+      // The baskets page as the sandbox serves it, with the Carbonara line dropped while the basket's
+      // own count and total still include it: setting Focaccia to 0 would bulk-delete the basket.
+      const config = JSON.parse(await Deno.readTextFile(`${h.dir}/sandbox/.svc-config.json`));
+      const page = await (await fetch(
+        `${await h.sandboxUrl()}/consumer-api/order-xp/web/v1/pages/baskets?lat=60.1699&lon=24.9384`,
+        { headers: { authorization: `Bearer ${config.profiles.default.wtoken}` } },
+      )).json();
+      const items = page.baskets[0].items as Structured[];
+      assert.deepEqual(items.map((i) => i.id).sort(), [CARBONARA, FOCACCIA].sort());
+      page.baskets[0].items = items.filter((i) => i.id === FOCACCIA);
+      const fault = { host: "consumer_api", path: "/order-xp/web/v1/pages/baskets", status: 200, body: page };
+      await h.faults([fault]);
+      try {
+        const seq = await lastSeq();
+        for (
+          const [name, args] of [
+            ["svc_cart_set_count", { item: FOCACCIA, count: 0 }],
+            ["svc_cart_set_count", { item: FOCACCIA, count: 2 }],
+            ["svc_cart_remove", { item: FOCACCIA }],
+          ] as const
+        ) {
+          const r = await h.call(name, args);
+          assert.equal(
+            errorMeta(r).code,
+            "SVC_INVALID_BASKET",
+            `${name} ${JSON.stringify(args)}: ${textOf(r)}`,
+          );
+        }
+        assert.deepEqual(await writes(seq), [], "nothing written from the inconsistent snapshot");
+      } finally {
+        await h.faults([]); // the later steps need the real page
+      }
+      await ok("svc_cart_set_count", { item: FOCACCIA, count: 0 });
+      const cart = await ok("svc_cart_get");
+      assert.deepEqual(cart.basket.lines.map((l: Structured) => l.id), [CARBONARA]);
+    });
+
     await t.step("checkout preview explains the price", async () => {
       const p = await ok("svc_checkout_preview", { tip: 100 });
       assert.equal(p.status, "ready");

@@ -432,6 +432,9 @@ Deno.test("venue menu: --sort, price bounds, --hide-sold-out, --discounts-only a
       [4, 4, 4, 15, 8],
     );
     assert.deepEqual(ids(p2.data), ["b05", "b06", "b07", "b08"]);
+    // --page without --limit pages by the default page size (20).
+    const d2 = await json(t, ["venue", "menu", "pasta-piccola", "--page", "2"]);
+    assert.deepEqual([d2.data.offset, d2.data.limit, d2.data.count, d2.data.total], [20, 20, 0, 15]);
     const off = await json(t, ["venue", "menu", "pasta-piccola", "--offset", "13"]);
     assert.deepEqual(ids(off.data), ["b0e", "b0f"]);
     assert.deepEqual([off.data.limit, off.data.next_offset], [null, null]);
@@ -564,6 +567,9 @@ Deno.test("venue categories: leaf slugs with paging, venue_id at the top; table 
     assert.equal(c.data.loading_strategy, "partial");
     assert.deepEqual([c.data.offset, c.data.limit, c.data.count, c.data.next_offset], [3, 3, 3, 6]);
     assert.equal(c.data.total, 30);
+    // --page without --limit pages by the default page size (20).
+    const d2 = await json(t, ["venue", "categories", "testimarket-kamppi", "--page", "2"]);
+    assert.deepEqual([d2.data.offset, d2.data.limit, d2.data.count, d2.data.total], [20, 20, 10, 30]);
     assert.deepEqual(c.data.categories[0], {
       id: c.data.categories[0].id,
       slug: "milk-6",

@@ -66,8 +66,8 @@ export async function renderError(err: SvcError, ctx: ErrorContext): Promise<voi
   }
   if (err.hint && !(ctx.verbose && err.hint.includes("--verbose"))) lines.push(`Hint: ${lineSafe(err.hint)}`);
   if (err.retry?.retry_after_ms !== undefined) lines.push(`Retry after: ${err.retry.retry_after_ms} ms`);
-  // JSON.stringify escapes control characters itself.
-  if (ctx.verbose && err.details) lines.push(`Details: ${JSON.stringify(err.details)}`);
+  // JSON.stringify escapes C0 controls only: DEL, C1 and bidi controls (raw in body previews) need lineSafe.
+  if (ctx.verbose && err.details) lines.push(`Details: ${lineSafe(JSON.stringify(err.details))}`);
   for (const w of ctx.warnings) lines.push(style.yellow(`Warning: ${lineSafe(w)}`));
   writeStderrLine(lines.join("\n"));
 }
