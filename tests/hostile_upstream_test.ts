@@ -446,6 +446,44 @@ Deno.test("a download past its cap stops, fails and leaves no file (the stats bu
   }
 });
 
+Deno.test("a download follows redirects by hand: placement hops refused, at most five hops", async () => {
+  const h = startHostile();
+  const dir = await Deno.makeTempDir({ prefix: "svc-download-" });
+  try {
+    // An ordinary release redirect (asset → storage) is followed.
+    h.rules.push({ path: "/asset", action: { kind: "redirect", status: 302, location: "/storage/blob" } });
+    h.rules.push({ path: "/storage/blob", action: { kind: "huge", bytes: 10 } });
+    assert.equal(
+      (await downloadToFile({ url: `${h.origin}/asset`, dest: join(dir, "a"), maxBytes: 100 })).bytes,
+      10,
+    );
+    // A hop to an order-placement path is refused before it is requested.
+    h.rules.length = 0;
+    h.arrivals.length = 0;
+    const place = "/order-xp/v1/purchases/place-order";
+    h.rules.push({ path: "/asset", action: { kind: "redirect", status: 307, location: place } });
+    await assert.rejects(
+      downloadToFile({ url: `${h.origin}/asset`, dest: join(dir, "b"), maxBytes: 100 }),
+      (e: unknown) =>
+        e instanceof SvcError && e.code === "SVC_UPSTREAM_ERROR" && /order-placement/.test(e.message),
+    );
+    assert.deepEqual(h.calls(), ["GET /asset"], "the placement hop never reached the wire");
+    await assert.rejects(Deno.stat(join(dir, "b")), Deno.errors.NotFound);
+    // A redirect loop ends after five hops.
+    h.rules.length = 0;
+    h.arrivals.length = 0;
+    h.rules.push({ path: "/loop", action: { kind: "redirect", status: 302, location: "/loop" } });
+    await assert.rejects(
+      downloadToFile({ url: `${h.origin}/loop`, dest: join(dir, "c"), maxBytes: 100 }),
+      (e: unknown) => e instanceof SvcError && /redirects/.test(e.message),
+    );
+    assert.equal(h.calls().length, 6, "the first request and five hops");
+  } finally {
+    await h.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 // ---------------------------------------------------------------------------------------------------
 // Item 6: deadline and limit variables.
 

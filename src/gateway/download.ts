@@ -5,6 +5,7 @@
  */
 
 import { permissionDenied, SvcError } from "../core/errors.ts";
+import { assertNotPlacement } from "./client.ts";
 import { redact } from "./redact.ts";
 
 export interface DownloadOptions {
@@ -29,15 +30,50 @@ function unavailable(message: string): SvcError {
   return new SvcError("SVC_UPSTREAM_TEMPORARY", message, { retry: { retryable: true } });
 }
 
+const MAX_HOPS = 5;
+
+/**
+ * GET with redirects followed by hand (release assets live behind one): every hop's URL goes
+ * through the placement guard, and at most MAX_HOPS are followed.
+ */
 async function open(url: string, timeoutMs: number, trace?: (l: string) => void): Promise<Response> {
-  trace?.(`[http] -> GET ${redact(url)}`);
+  const signal = AbortSignal.timeout(timeoutMs);
   let res: Response;
-  try {
-    res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
-  } catch (e) {
-    throw permissionDenied(e) ?? unavailable(`download failed: ${redact(url)} is unreachable or timed out`);
+  for (let hop = 0;; hop++) {
+    trace?.(`[http] -> GET ${redact(url)}`);
+    try {
+      res = await fetch(url, { signal, redirect: "manual" });
+    } catch (e) {
+      throw permissionDenied(e) ?? unavailable(`download failed: ${redact(url)} is unreachable or timed out`);
+    }
+    trace?.(`[http] <- GET ${redact(url)} status=${res.status}`);
+    const location = res.headers.get("location");
+    if (res.status < 300 || res.status > 399 || location === null) break;
+    await res.body?.cancel();
+    if (hop >= MAX_HOPS) {
+      throw new SvcError(
+        "SVC_UPSTREAM_ERROR",
+        `download failed: more than ${MAX_HOPS} redirects from ${redact(url)}`,
+      );
+    }
+    let next: URL;
+    try {
+      next = new URL(location, url);
+    } catch {
+      throw new SvcError(
+        "SVC_UPSTREAM_ERROR",
+        `download failed: ${redact(url)} redirected to an invalid address`,
+      );
+    }
+    if (next.protocol !== "https:" && next.protocol !== "http:") {
+      throw new SvcError(
+        "SVC_UPSTREAM_ERROR",
+        `download failed: ${redact(url)} redirected to ${next.protocol}`,
+      );
+    }
+    assertNotPlacement({ method: "GET", path: next.pathname }, { redirect: true });
+    url = next.href;
   }
-  trace?.(`[http] <- GET ${redact(url)} status=${res.status}`);
   if (res.status !== 200) {
     await res.body?.cancel();
     throw new SvcError("SVC_UPSTREAM_ERROR", `download failed: ${redact(url)} answered ${res.status}`);
