@@ -32,10 +32,16 @@ async function helloMs(): Promise<number> {
 async function syncBench(hello: number) {
   const sandbox = await startSandbox({ port: 0, orderRateLimit: { rate_per_second: R, burst: BURST } });
   try {
-    await fetch(`${sandbox.baseUrl}/__sim/history`, {
+    const sized = await fetch(`${sandbox.baseUrl}/__sim/history`, {
       method: "POST",
+      headers: { "x-sim-secret": sandbox.controlSecret },
       body: JSON.stringify({ size: ORDERS }),
     });
+    // Without the control secret the call is refused and the whole 1,130-order history is synced.
+    if (!sized.ok) {
+      throw new Error(`sizing the sandbox history failed: ${sized.status} ${await sized.text()}`);
+    }
+    await sized.body?.cancel();
     const env = { ...sandboxEnv(sandbox.urls, join(tmp, "cfg.json")), SVC_STATS_DIR: join(tmp, "stats") };
     const s = await sandbox.mintSession();
     await Deno.writeTextFile(

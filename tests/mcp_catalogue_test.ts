@@ -163,6 +163,19 @@ Deno.test("catalogue rules: names, fixed order by toolset, complete annotations,
     assert.equal(t.inputSchema.type, "object");
     assert.equal(t.outputSchema?.type, "object");
   }
+  // The README's tool table lists the same tools, in order, with the same R/D/I flags.
+  const readme = await Deno.readTextFile(join(ROOT, "README.md"));
+  const rows = [...readme.matchAll(/^\|[^|]*\| `(svc_[a-z_]+)`\s*\| ([R-][D-][I-]) \|/gm)];
+  assert.deepEqual(
+    rows.map((m) => `${m[1]} ${m[2]}`),
+    tools.map((t) => {
+      const a = t.annotations!;
+      return `${t.name} ${a.readOnlyHint ? "R" : "-"}${a.destructiveHint ? "D" : "-"}${
+        a.idempotentHint ? "I" : "-"
+      }`;
+    }),
+    "README tool table",
+  );
   // Idempotent writes: favorites add/remove, set count, clear; cart add and remove are not.
   const idempotentWrites = tools.filter((t) => WRITES.includes(t.name) && t.annotations!.idempotentHint);
   assert.deepEqual(idempotentWrites.map((t) => t.name), [

@@ -426,8 +426,20 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
         const none = await h.call("svc_stats_summary");
         assert.equal(errorMeta(none).code, "SVC_STATS_ENV_ERROR");
         assert.match(String(errorMeta(none).details.hint), /svc stats sync/);
-        const bad = await h.call("svc_stats_query", { by: "month", from: "2026-13-40" });
-        assert.equal(errorMeta(bad).code, "SVC_INVALID_ARGUMENT");
+        // The CLI's own checks (one shared function): a date that is not on the calendar, a bad currency.
+        for (
+          const [name, args, message] of [
+            ["svc_stats_query", { by: "month", from: "2026-13-40" }, /invalid from "2026-13-40"/],
+            ["svc_stats_summary", { to: "2026-02-31" }, /invalid to "2026-02-31"/],
+            ["svc_stats_summary", { from: "2026-03-01", to: "2026-02-01" }, /from is after to/],
+            ["svc_stats_summary", { currency: "euro" }, /invalid currency "euro"/],
+          ] as const
+        ) {
+          const bad = await h.call(name, args);
+          assert.equal(errorMeta(bad).code, "SVC_INVALID_ARGUMENT", `${name} ${JSON.stringify(args)}`);
+          assert.match(textOf(bad), message);
+          assert.doesNotMatch(textOf(bad), /--[a-z]/, "argument names, not CLI flags");
+        }
         await cli(h, ["stats", "sync"], { SVC_STATS_MIN_INTERVAL_MS: "0" });
         const seq = await lastSeq();
         const summary = await ok("svc_stats_summary", { from: "2026-01-01" });

@@ -84,10 +84,19 @@ export interface Served {
 export async function serveOnce(
   t: Env,
   args: string[],
-  opts: { env?: Record<string, string>; signal?: Deno.Signal; whileServing?: (s: Served) => Promise<void> } =
-    {},
+  opts: {
+    env?: Record<string, string>;
+    signal?: Deno.Signal;
+    whileServing?: (s: Served) => Promise<void>;
+    /** Let `svc stats` open the browser (default: `--no-open` is passed). */
+    open?: boolean;
+  } = {},
 ): Promise<Served> {
-  const child = spawnSvc(["stats", "--no-open", ...args], { ...t.env, ...statsEnv(t), ...opts.env });
+  const child = spawnSvc(["stats", ...(opts.open ? [] : ["--no-open"]), ...args], {
+    ...t.env,
+    ...statsEnv(t),
+    ...opts.env,
+  });
   const json = args.includes("--json") || args.includes("json");
   let stdout = "", stderr = "";
   const dec = new TextDecoder();

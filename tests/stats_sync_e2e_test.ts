@@ -256,9 +256,13 @@ Deno.test("stats summary: figures from the local file; no file yet is SVC_STATS_
       "SELECT COUNT(*) AS n, SUM(total_amount_minor) AS s FROM orders WHERE currency = 'EUR' AND status NOT IN ('canceled','rejected','refunded')",
     )[0];
     assert.deepEqual(d.headline.map((h) => [h.currency, h.orders, h.spend_minor]), [["EUR", sql.n, sql.s]]);
-    const bad = await t.run(["stats", "summary", "--from", "2026-13-01", "--json"], statsEnv(t));
-    assert.equal(bad.code, 2);
-    assert.equal(bad.json().error?.code, "SVC_INVALID_ARGUMENT");
+    // Dates must exist on the calendar (JavaScript's Date.parse takes 2026-02-31 as 3 March).
+    for (const flags of [["--from", "2026-13-01"], ["--to", "2026-02-31"], ["--currency", "euro"]]) {
+      const bad = await t.run(["stats", "summary", ...flags, "--json"], statsEnv(t));
+      assert.equal(bad.code, 2, flags.join(" "));
+      assert.equal(bad.json().error?.code, "SVC_INVALID_ARGUMENT", flags.join(" "));
+      assert.match(bad.json().error?.message ?? "", new RegExp(`invalid ${flags[0]} "${flags[1]}"`));
+    }
     const table = await t.run(["stats", "summary"], statsEnv(t));
     assert.match(table.stdout, /Top venues by spend/);
   });

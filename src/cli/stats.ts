@@ -241,29 +241,11 @@ export async function syncOnly(rt: Runtime): Promise<void> {
   }
 }
 
-function dateFlag(name: string, raw: unknown): string | undefined {
-  if (raw === undefined) return undefined;
-  const v = String(raw).trim();
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(v + "T00:00:00Z"))) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --${name} "${raw}": use a date like 2026-01-31`);
-  }
-  return v;
-}
-
 export async function summaryCmd(rt: Runtime): Promise<void> {
-  const from = dateFlag("from", rt.opts.from);
-  const to = dateFlag("to", rt.opts.to);
-  if (from && to && from > to) throw new SvcError("SVC_INVALID_ARGUMENT", "--from is after --to");
-  const currency = typeof rt.opts.currency === "string" ? rt.opts.currency.trim().toUpperCase() : undefined;
-  if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) {
-    throw new SvcError(
-      "SVC_INVALID_ARGUMENT",
-      `invalid --currency "${rt.opts.currency}": use an ISO code like EUR`,
-    );
-  }
+  const { localSummary, summaryFilters } = await import("../stats/summary.ts");
+  const filters = summaryFilters({ from: rt.opts.from, to: rt.opts.to, currency: rt.opts.currency });
   const dir = statsDir(rt);
-  const { localSummary } = await import("../stats/summary.ts");
-  const data = await localSummary(dbPathOf(dir), { from, to, currency });
+  const data = await localSummary(dbPathOf(dir), filters);
   await rt.emit(data, (d, ui) => summaryTable(d, ui, rt.globals.locale));
 }
 

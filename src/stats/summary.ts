@@ -41,6 +41,36 @@ async function onLocalDb<T>(dbPath: string, fn: (db: SqlDb) => T): Promise<T> {
   }
 }
 
+/** A local date `YYYY-MM-DD` that exists on the calendar (Date.parse would take 2026-02-31 as 3 March). */
+function dateFilter(name: string, raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  const v = String(raw).trim();
+  const m = v.match(/^(\d{4})-(\d{2})-(\d{2})$/);
+  const d = m ? new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])) : undefined;
+  if (!m || !d || d.getUTCFullYear() !== +m[1] || d.getUTCMonth() !== +m[2] - 1 || d.getUTCDate() !== +m[3]) {
+    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --${name} "${raw}": use a date like 2026-01-31`);
+  }
+  return v;
+}
+
+/**
+ * The date range and currency of `svc stats summary` and the stats tools, checked once for both
+ * (messages name flags; the MCP server rewrites `--from` as `from`).
+ */
+export function summaryFilters(raw: { from?: unknown; to?: unknown; currency?: unknown }): Filters {
+  const from = dateFilter("from", raw.from);
+  const to = dateFilter("to", raw.to);
+  if (from && to && from > to) throw new SvcError("SVC_INVALID_ARGUMENT", "--from is after --to");
+  const currency = raw.currency === undefined ? undefined : String(raw.currency).trim().toUpperCase();
+  if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) {
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      `invalid --currency "${raw.currency}": use an ISO code like EUR`,
+    );
+  }
+  return { from, to, currency };
+}
+
 export function localSummary(dbPath: string, f: Filters): Promise<Summary> {
   return onLocalDb(dbPath, (db) => summary(db, f));
 }

@@ -6,8 +6,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { SvcError } from "../../core/errors.ts";
-import { GROUPINGS, localGroups, localSummary } from "../../stats/summary.ts";
-import type { Filters } from "../../stats/queries.ts";
+import { GROUPINGS, localGroups, localSummary, summaryFilters } from "../../stats/summary.ts";
 import { tool, type Toolset } from "../registry.ts";
 import { nint, nstr } from "../schemas.ts";
 import type { CallContext } from "../runtime.ts";
@@ -15,31 +14,13 @@ import type { CallContext } from "../runtime.ts";
 /** Reads local files only: no upstream call, nothing changed. */
 const LOCAL = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-/** A local date; checked in filters() (a pattern in every schema would cost catalogue space). */
+/** A local date; checked by summaryFilters() (a pattern in every schema would cost catalogue space). */
 const day = z.string().describe("YYYY-MM-DD");
 const range = {
   from: day.optional(),
   to: day.optional(),
   currency: z.string().optional(),
 };
-
-function filters(args: { from?: string; to?: string; currency?: string }): Filters {
-  for (const [name, v] of [["from", args.from], ["to", args.to]] as const) {
-    if (v !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(v)))) {
-      throw new SvcError("SVC_INVALID_ARGUMENT", `invalid ${name} "${v}": use a date as YYYY-MM-DD`);
-    }
-  }
-  if (args.currency !== undefined && !/^[A-Za-z]{3}$/.test(args.currency)) {
-    throw new SvcError(
-      "SVC_INVALID_ARGUMENT",
-      `invalid currency "${args.currency}": use an ISO code such as EUR`,
-    );
-  }
-  if (args.from && args.to && args.from > args.to) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", "from is after to");
-  }
-  return { from: args.from, to: args.to, currency: args.currency?.toUpperCase() };
-}
 
 function dbPath(call: CallContext): string {
   const dir = call.settings.paths.stats;
@@ -64,7 +45,7 @@ const summary = tool({
   }),
   annotations: LOCAL,
   async run(args, call) {
-    const s = await localSummary(dbPath(call), filters(args));
+    const s = await localSummary(dbPath(call), summaryFilters(args));
     const data = { ...s, fresh_through: s.coverage.fresh_through, counted_orders: s.coverage.counted_orders };
     const line = s.headline.map((h) => `${h.orders} orders, ${h.spend_minor ?? 0} ${h.currency}`).join("; ");
     return { data, summary: line || "no counted orders" };
@@ -83,7 +64,7 @@ const query = tool({
   }),
   annotations: LOCAL,
   async run(args, call) {
-    const rows = await localGroups(dbPath(call), args.by, filters(args), args.limit);
+    const rows = await localGroups(dbPath(call), args.by, summaryFilters(args), args.limit);
     return { data: { rows }, summary: `${rows.length} group(s) by ${args.by}` };
   },
 });
