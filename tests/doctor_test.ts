@@ -198,3 +198,23 @@ Deno.test("doctor reports the permission flags in effect: without --allow-run it
     assert.equal(byName(all.json<Report>().data).permissions.status, "ok");
   });
 });
+
+Deno.test("doctor at 80 columns: a finding's detail cut in the table is given whole with its hint", async () => {
+  await withEnv(async (t) => {
+    await t.writeConfig("{ not json");
+    const r = await t.run(["doctor"], { COLUMNS: "80" });
+    assert.equal(r.code, 1);
+    const config = r.stdout.match(/^config +FAIL +(.*)$/m)?.[1] ?? "";
+    assert.match(config, /…$/, `the table cuts the detail to fit:\n${r.stdout}`);
+    const hints = r.stdout.slice(r.stdout.indexOf("\nHints:\n")).replace(/\n/g, " ");
+    assert.ok(
+      hints.includes(`config: config file ${t.configPath} is invalid: not valid JSON — fix or move the file`),
+      r.stdout,
+    );
+    // A detail that fits is not repeated: the hint alone.
+    assert.match(r.stdout, /^credentials: run `svc login`$/m);
+    for (const line of r.stdout.split("\n")) {
+      assert.ok(line.length <= 80, `a ${line.length}-cell line: ${line}`);
+    }
+  });
+});
