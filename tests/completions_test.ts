@@ -19,6 +19,8 @@ import * as discovery from "../src/services/discovery.ts";
 import * as menuRequest from "../src/services/menu_request.ts";
 import * as venueConstants from "../src/services/venue_constants.ts";
 import { TOOLSET_NAMES } from "../src/mcp/registry.ts";
+import { ROOT } from "../src/cli/commands.ts";
+import { type Cmd, flagsOf } from "../src/cli/spec.ts";
 import { withEnv } from "./helpers.ts";
 
 async function script(shell: string): Promise<string> {
@@ -113,6 +115,37 @@ Deno.test("bash completions: commands, aliases in both layouts, flags, flag valu
         check(got);
       } catch (e) {
         throw new Error(`"${line}" completed to [${got.join(", ")}]: ${(e as Error).message}`);
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("bash completions cover every command of the tree: its subcommands (by name or alias) and its flags", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "svc-compl-all-" });
+  try {
+    const file = `${dir}/svc.bash`;
+    await Deno.writeTextFile(file, await script("bash"));
+    const visible = (c: Cmd) => (c.commands ?? []).filter((s) => !s.hidden);
+    // Every visible command path, each of its words by name and by every alias (`profile history`, …).
+    const paths: Array<{ words: string[]; cmd: Cmd }> = [];
+    const walk = (cmd: Cmd, words: string[]) => {
+      paths.push({ words, cmd });
+      for (const c of visible(cmd)) for (const n of [c.name, ...(c.aliases ?? [])]) walk(c, [...words, n]);
+    };
+    walk(ROOT, []);
+    assert.ok(paths.length > 60, `${paths.length} command paths`);
+    for (const top of ["login", "stats", "mcp", "sandbox", "doctor", "completions", "version"]) {
+      assert.ok(paths.some((p) => p.words.join(" ") === top), `${top} is in the tree`);
+    }
+    for (const { words, cmd } of paths) {
+      const line = ["svc", ...words].join(" ");
+      const subs = visible(cmd).map((c) => c.name).concat(words.length ? [] : ["help"]).sort();
+      assert.deepEqual(await bashComplete(file, `${line} `), subs, `"${line} " completes its subcommands`);
+      const flags = await bashComplete(file, `${line} --`);
+      for (const f of flagsOf(cmd)) {
+        assert.ok(flags.includes(`--${f.name}`), `"${line} --" offers --${f.name}`);
       }
     }
   } finally {

@@ -1,12 +1,15 @@
 /**
  * `svc doctor` against the sandbox: a healthy set-up passes (exit 0) with one credential-free GET
  * per host; broken set-ups fail the right check with a hint (exit 1): an unreadable config, an
- * expired session without a refresh token, a host that does not answer, a skewed clock.
+ * expired session without a refresh token, a host that does not answer, a skewed clock; the local
+ * checks (modes, browser, stats) and the permission flags in effect.
  */
 
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { fakeJwt } from "./fixture_server.ts";
-import { withEnv } from "./helpers.ts";
+import { collect, MAIN, withEnv } from "./helpers.ts";
+import { statsEnv } from "./stats_helpers.ts";
 
 interface Check {
   name: string;
@@ -124,4 +127,94 @@ Deno.test("doctor: a clock ten minutes off the upstream's Date header fails the 
   } finally {
     await skewed.shutdown();
   }
+});
+
+Deno.test("doctor's local checks: modes others can read, no browser, no stats yet, then a synced history", async () => {
+  await withEnv(async (t) => {
+    const s = await t.sandbox.mintSession();
+    assert.equal((await t.run(["login", "--wtoken", s.access_token, "--wrtoken", s.refresh_token])).code, 0);
+    const home = join(t.dir, "home");
+    await Deno.chmod(t.configPath, 0o644);
+    await Deno.chmod(home, 0o755);
+    const missing = join(t.dir, "no", "chrome");
+    const r = await t.run(["doctor", "--json"], { BROWSER_BIN: missing });
+    assert.equal(r.code, 0, "warnings only: exit 0\n" + r.stdout + r.stderr);
+    const report = r.json<Report>().data;
+    const c = byName(report);
+    assert.equal(report.failed, false);
+    assert.equal(c.privacy.status, "warn");
+    assert.ok(c.privacy.detail.includes(`chmod 600 ${t.configPath}`), c.privacy.detail);
+    assert.ok(c.privacy.detail.includes(`chmod 700 ${home}`), c.privacy.detail);
+    assert.equal(c.browser.status, "warn");
+    assert.match(c.browser.detail, /BROWSER_BIN/);
+    assert.match(c.browser.hint ?? "", /--wtoken/);
+    assert.equal(c.stats.status, "warn");
+    assert.match(c.stats.detail, /no history database yet, no dashboard yet/);
+    assert.equal(c.permissions.status, "ok", c.permissions.detail);
+    assert.ok(report.counts.warn >= 3);
+
+    // Private again, a history synced: those checks pass.
+    await Deno.chmod(t.configPath, 0o600);
+    await Deno.chmod(home, 0o700);
+    const sync = await t.run(["stats", "sync", "--format", "json"], statsEnv(t));
+    assert.equal(sync.code, 0, sync.stdout + sync.stderr);
+    const again = byName(
+      (await t.run(["doctor", "--json"], { BROWSER_BIN: Deno.execPath() })).json<Report>().data,
+    );
+    assert.equal(again.privacy.status, "ok", again.privacy.detail);
+    assert.equal(again.browser.status, "ok");
+    assert.equal(again.stats.status, "ok", again.stats.detail);
+    assert.match(again.stats.detail, /history database \d+ KiB, no dashboard yet/);
+  });
+});
+
+Deno.test("doctor reports the permission flags in effect: without --allow-run it says which flag and why", async () => {
+  await withEnv(async (t) => {
+    const run = (flags: string[]) =>
+      collect(
+        new Deno.Command(Deno.execPath(), {
+          args: ["run", "--quiet", "--unstable-lazy-dynamic-imports", ...flags, MAIN, "doctor", "--json"],
+          env: t.env,
+          clearEnv: true,
+          stdin: "null",
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn(),
+      );
+    const narrow = await run(["--allow-read", "--allow-write", "--allow-env", "--allow-net=127.0.0.1"]);
+    assert.equal(narrow.code, 0, narrow.stdout + narrow.stderr);
+    const p = byName(narrow.json<Report>().data).permissions;
+    assert.equal(p.status, "warn");
+    assert.equal(p.detail, "read yes, write yes, env yes, net yes, run no");
+    assert.match(p.hint ?? "", /--allow-run \(login's browser, stats' opener\)/);
+
+    const all = await run([
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-net=127.0.0.1",
+      "--allow-run",
+    ]);
+    assert.equal(byName(all.json<Report>().data).permissions.status, "ok");
+  });
+});
+
+Deno.test("doctor at 80 columns: a finding's detail cut in the table is given whole with its hint", async () => {
+  await withEnv(async (t) => {
+    await t.writeConfig("{ not json");
+    const r = await t.run(["doctor"], { COLUMNS: "80" });
+    assert.equal(r.code, 1);
+    const config = r.stdout.match(/^config +FAIL +(.*)$/m)?.[1] ?? "";
+    assert.match(config, /…$/, `the table cuts the detail to fit:\n${r.stdout}`);
+    const hints = r.stdout.slice(r.stdout.indexOf("\nHints:\n")).replace(/\n/g, " ");
+    assert.ok(
+      hints.includes(`config: config file ${t.configPath} is invalid: not valid JSON — fix or move the file`),
+      r.stdout,
+    );
+    // A detail that fits is not repeated: the hint alone.
+    assert.match(r.stdout, /^credentials: run `svc login`$/m);
+    for (const line of r.stdout.split("\n")) {
+      assert.ok(line.length <= 80, `a ${line.length}-cell line: ${line}`);
+    }
+  });
 });

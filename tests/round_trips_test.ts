@@ -35,6 +35,11 @@ Deno.test("round-trip depths stay within their budgets", async () => {
         `${k.name}: ${depth} sequential round trips (budget ${k.budget})\n${seen.join("\n")}`,
       );
       assert.ok(depth >= 1);
+      // Discovery with a location given skips the account's address lookup (not merely overlaps it).
+      if (["top", "feed", "venues"].includes(k.args[0]) && k.args.includes("--lat")) {
+        const lookups = t.log().filter((e) => e.path === "/v2/delivery/info");
+        assert.deepEqual(lookups, [], `${k.name}: no address lookup when --lat/--lon are given`);
+      }
     }
   });
 });

@@ -240,3 +240,15 @@ Deno.test("nothing shipped asks for -A, --allow-all or --allow-sys", async () =>
     assert.equal(bad, null, `${f} asks for ${bad?.[1]}`);
   }
 });
+
+Deno.test("deno.json's tasks never grant the whole network: every --allow-net names its hosts", async () => {
+  const { tasks } = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))) as {
+    tasks: Record<string, string>;
+  };
+  assert.ok(Object.keys(tasks).length >= 5, "the tasks were read");
+  for (const [name, command] of Object.entries(tasks)) {
+    for (const flag of command.match(/--allow-net\S*/g) ?? []) {
+      assert.match(flag, /^--allow-net=\S+$/, `task ${name}: ${flag} without a host list`);
+    }
+  }
+});

@@ -108,6 +108,8 @@ const READ_ONLY: Case[] = [
   { args: ["account", "payments"], header: /^Id\s+Type\s+Label/m },
   { args: ["profile", "favorites", ...AT], header: /^Venue\s+Slug\s/m },
   { args: ["account", "favorites", "list", ...AT], header: /^Venue\s+Slug\s/m },
+  { args: ["doctor"], header: /^Check\s+Status\s+Detail$/m },
+  { args: ["version"] },
 ];
 
 /** Id-like strings in an envelope's data: 24-hex ids and values of id/slug/url keys. */

@@ -106,24 +106,27 @@ export async function runDoctor(rt: Runtime): Promise<void> {
 const MARK = { ok: "ok", warn: "warn", fail: "FAIL" } as const;
 
 function doctorTable(d: DoctorReport, ui: Parameters<TableRenderer<DoctorReport>>[1]): string {
-  const table = ui.table.renderTable(
-    [
-      { title: "Check", kind: "value" },
-      { title: "Status", kind: "value" },
-      { title: "Detail", kind: "text", min: 20 },
-    ],
-    d.checks.map((c) => [
-      c.name,
-      c.status === "fail"
-        ? ui.style.red(MARK.fail)
-        : c.status === "warn"
-        ? ui.style.yellow(MARK.warn)
-        : MARK.ok,
-      c.detail,
-    ]),
-    ui.style,
+  const columns = [
+    { title: "Check", kind: "value" as const },
+    { title: "Status", kind: "value" as const },
+    { title: "Detail", kind: "text" as const, min: 20 },
+  ];
+  const rows = d.checks.map((c) => [
+    c.name,
+    c.status === "fail"
+      ? ui.style.red(MARK.fail)
+      : c.status === "warn"
+      ? ui.style.yellow(MARK.warn)
+      : MARK.ok,
+    c.detail,
+  ]);
+  const table = ui.table.renderTable(columns, rows, ui.style);
+  // What is wrong must survive a narrow terminal: a finding's detail cut to fit is repeated whole with its hint.
+  const fit = ui.table.fitColumns(columns, rows, ui.table.lineWidth());
+  const cut = (detail: string) => !fit.records && ui.table.displayWidth(detail) > fit.widths[2];
+  const hints = d.checks.filter((c) => c.status !== "ok" && (c.hint || cut(c.detail))).map((c) =>
+    `${c.name}: ${[cut(c.detail) ? c.detail : "", c.hint ?? ""].filter(Boolean).join(" — ")}`
   );
-  const hints = d.checks.filter((c) => c.hint && c.status !== "ok").map((c) => `${c.name}: ${c.hint}`);
   const summary = `${d.counts.ok} ok, ${d.counts.warn} to look at, ${d.counts.fail} failed`;
   return [
     table,

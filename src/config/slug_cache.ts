@@ -4,7 +4,7 @@
  * a corrupt cache is ignored and rebuilt, a file that is not svc's cache is ignored and kept.
  */
 
-import { dirname } from "node:path";
+import { dirname } from "../core/pathstr.ts";
 import { SvcError } from "../core/errors.ts";
 import { InvalidTextError, readTextIfExists, withFileLock, writeFileAtomic } from "./files.ts";
 

@@ -43,8 +43,13 @@ export const ROUND_TRIP_CASES: RoundTripCase[] = [
   c("venue menu --query (cold)", ["venue", "menu", "pasta-piccola", "--query", "pasta"], 1, true),
   c("venue categories (cold)", ["venue", "categories", "pasta-piccola"], 1, true),
   c("venue --include fees (cold)", ["venue", "pasta-piccola", "--include", "fees", ...AT], 1, true),
+  // Without --lat/--lon the account's address lookup is the one extra trip; with them it is skipped.
   c("top with --lat/--lon", ["top", ...AT], 1, false),
   c("top at the account's address", ["top"], 2, false),
+  c("feed with --lat/--lon", ["feed", ...AT], 1, false),
+  c("feed at the account's address", ["feed"], 2, false),
+  c("venues with --lat/--lon", ["venues", ...AT], 1, false),
+  c("venues at the account's address", ["venues"], 2, false),
   c("checkout", ["checkout", ...AT], 3, false),
   c(
     "venue menu --full-catalog, 5k items (cold)",
