@@ -101,6 +101,17 @@ Deno.test("queries: weekday/weekend, daypart and search filters; cancelled order
     assert.equal(lines[1], 'p2,2026-01-03,13:00,"Café ""Kulma"", Helsinki",delivered,EUR,3000,0,0,,,,Bun');
     assert.equal(lines.length, 3, "one row and the closing CRLF");
     assert.equal(lines[2], "");
+    // Text that a spreadsheet would run as a formula is defused; negative numbers are not touched.
+    const hostile = ledgerCsv([{
+      ...ledger(db, { search: "kulma" })[0],
+      venue: '=HYPERLINK("x")',
+      items: "@SUM(1)",
+      total_minor: -5,
+    }]);
+    const cells = hostile.split("\r\n")[1];
+    assert.match(cells, /,"'=HYPERLINK\(""x""\)",/);
+    assert.match(cells, /,-5,/);
+    assert.match(cells, /,'@SUM\(1\)$/);
   } finally {
     raw.close();
   }

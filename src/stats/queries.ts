@@ -400,7 +400,7 @@ export function ledger(db: SqlDb, f: Filters, limit = 100_000): LedgerRow[] {
   }));
 }
 
-/** RFC 4180 CSV of ledger rows (amounts in minor units). */
+/** RFC 4180 CSV of ledger rows (amounts in minor units), safe to open in a spreadsheet. */
 export function ledgerCsv(rows: LedgerRow[]): string {
   const cols: Array<keyof LedgerRow> = [
     "purchase_id",
@@ -418,7 +418,9 @@ export function ledgerCsv(rows: LedgerRow[]): string {
     "items",
   ];
   const cell = (v: unknown) => {
-    const t = v == null ? "" : String(v);
+    // Text a spreadsheet would run as a formula (a venue or item called "=HYPERLINK(…)") gets a
+    // leading apostrophe; numbers stay numbers.
+    const t = v == null ? "" : typeof v === "string" && /^[=+\-@\t\r]/.test(v) ? `'${v}` : String(v);
     return /[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
   };
   return [cols.join(","), ...rows.map((r) => cols.map((c) => cell(r[c])).join(","))].join("\r\n") + "\r\n";
