@@ -36,7 +36,9 @@ const EVERY_COMMAND = [
   "src/services/location.ts",
 ];
 
-Deno.test("the modules every command loads import no node:* built-in and no npm package", async () => {
+const href = (f: string) => new URL(f, `file://${ROOT.endsWith("/") ? ROOT : `${ROOT}/`}`).href;
+
+async function mainGraph(): Promise<Map<string, Info["modules"][number]>> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", "--config", join(ROOT, "deno.json"), join(ROOT, "main.ts")],
     stdout: "piped",
@@ -44,10 +46,13 @@ Deno.test("the modules every command loads import no node:* built-in and no npm 
   }).output();
   assert.ok(out.success, "deno info ran");
   const info = JSON.parse(new TextDecoder().decode(out.stdout)) as Info;
-  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
-  const stack = EVERY_COMMAND.map((f) => new URL(f, `file://${ROOT.endsWith("/") ? ROOT : `${ROOT}/`}`).href);
+  return new Map(info.modules.map((m) => [m.specifier, m]));
+}
+
+/** What evaluating `roots` evaluates (static imports only; type-only imports have no `code`), and the node:/npm:/jsr: imports met. */
+function walk(bySpecifier: Map<string, Info["modules"][number]>, roots: string[]) {
+  const stack = roots.map(href);
   for (const s of stack) assert.ok(bySpecifier.has(s), `${s} is in main.ts's graph`);
-  // Static imports only (type-only imports have no `code` and are erased): what evaluating them evaluates.
   const seen = new Set<string>();
   const outside: string[] = [];
   while (stack.length) {
@@ -61,6 +66,25 @@ Deno.test("the modules every command loads import no node:* built-in and no npm 
       } else if (d.code) stack.push(d.code.specifier);
     }
   }
+  return { seen, outside };
+}
+
+Deno.test("the modules every command loads import no node:* built-in and no npm package", async () => {
+  const { seen, outside } = walk(await mainGraph(), EVERY_COMMAND);
   assert.ok(seen.size > 40, `the static graph was walked (${seen.size} modules)`);
   assert.deepEqual(outside, [], "use src/core/pathstr.ts, or load the module lazily where it is needed");
+});
+
+Deno.test("a run that makes no call does not load the HTTP client (svc status without credentials)", async () => {
+  const { seen } = walk(await mainGraph(), [
+    "main.ts",
+    "src/cli/app.ts",
+    "src/cli/runtime.ts",
+    "src/cli/auth.ts",
+  ]);
+  assert.ok(seen.has(href("src/services/account.ts")), "the walk reached the status service");
+  assert.ok(
+    !seen.has(href("src/gateway/client.ts")),
+    "the gateway loads in Runtime.getGateway(), on first use",
+  );
 });

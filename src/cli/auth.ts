@@ -14,9 +14,8 @@ const record = <T extends object>(title: string): TableRenderer<T> => (data, ui)
   );
 
 export async function runStatus(rt: Runtime): Promise<void> {
-  const gw = await rt.getGateway();
   const data: StatusResult = await authStatus(
-    gw,
+    () => rt.getGateway(),
     await rt.getSession(),
     rt.globals.verbose,
     (w) => rt.warn(w),

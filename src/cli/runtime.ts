@@ -13,7 +13,7 @@ import {
   runCredentials,
   Session,
 } from "../auth/session.ts";
-import { Gateway } from "../gateway/client.ts";
+import type { Gateway } from "../gateway/client.ts";
 import { type Hosts, hostsFromEnv } from "../gateway/hosts.ts";
 import { networkLimitsFromEnv } from "../gateway/limits.ts";
 import { cookieValues, redactError, redactValues, secretForms } from "../gateway/redact.ts";
@@ -210,6 +210,9 @@ export class Runtime {
     // Open-ended commands (a long history sync, a server) get one only when SVC_DEADLINE_MS is set.
     const { timeoutMs, deadlineMs, deadlineSet } = networkLimitsFromEnv();
     const bounded = !this.openEnded || deadlineSet;
+    // Loaded here, not at start-up: a run that makes no call (status without credentials, usage
+    // errors, local-only commands) never pays for the HTTP client.
+    const { Gateway } = await import("../gateway/client.ts");
     this.gateway = new Gateway({
       hosts: this.hosts ?? hostsFromEnv(),
       locale: this.globals.locale,

@@ -29,24 +29,26 @@ export function plusSignal(user: Json): boolean | undefined {
   return undefined;
 }
 
+/** `gateway` is only asked for when there are credentials to check: without them, no call is made. */
 export async function authStatus(
-  gw: Gateway,
+  gateway: () => Promise<Gateway>,
   session: Session,
   verbose: boolean,
   warn: (w: string) => void,
 ): Promise<StatusResult> {
-  const extras = (): Partial<StatusResult> =>
+  const extras = (gw?: Gateway): Partial<StatusResult> =>
     verbose
       ? {
         token_preview: tokenPreview(session.access),
         cookie_count: session.cookies.length,
-        http_trace: gw.traceEntries,
+        http_trace: gw?.traceEntries ?? [],
       }
       : {};
   if (!session.hasCredentials()) {
     warn("no auth credentials provided");
     return { authenticated: false, user_id: null, country: null, session_expires_at: null, ...extras() };
   }
+  const gw = await gateway();
   const { data } = await gw.request<Json>({
     host: "user_api",
     method: "GET",
@@ -66,5 +68,5 @@ export async function authStatus(
   };
   const plus = plusSignal(user);
   if (plus !== undefined) result.svc_plus_subscriber = plus;
-  return { ...result, ...extras() };
+  return { ...result, ...extras(gw) };
 }

@@ -47,7 +47,12 @@ const status = tool({
   }),
   annotations: READ,
   async run(_args, call) {
-    const data = await authStatus(call.gateway, call.session, false, (w) => call.warn(w));
+    const data = await authStatus(
+      () => Promise.resolve(call.gateway),
+      call.session,
+      false,
+      (w) => call.warn(w),
+    );
     const who = data.authenticated
       ? `signed in as ${data.user_id ?? "?"} (${data.country ?? "?"})`
       : "not signed in";
