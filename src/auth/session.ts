@@ -3,6 +3,7 @@
  * near expiry, one refresh on 401, and compare-and-swap persistence of a refreshed access token.
  */
 
+import { changedError, type ShapeChange, shapeChange, UPSTREAM } from "../gateway/shapes.ts";
 import { SvcError } from "../core/errors.ts";
 import type { AuthHeaders, AuthProvider, Gateway } from "../gateway/client.ts";
 import {
@@ -110,6 +111,14 @@ export interface SessionOptions {
 
 const REFRESH_MARGIN_SECONDS = 30;
 
+/** An access token that is there but empty ("") is no token either. */
+const NO_TOKEN: ShapeChange = {
+  endpoint: UPSTREAM.token_refresh.endpoint,
+  field: "access_token",
+  expected: "a token",
+  found: "an empty string",
+};
+
 function pickToken(data: unknown, keys: string[]): string | undefined {
   if (!data || typeof data !== "object") return undefined;
   const obj = data as Record<string, unknown>;
@@ -204,12 +213,7 @@ export class Session implements AuthProvider {
       throw e;
     }
     const access = pickToken(data, ["access_token", "accessToken", "__wtoken"]);
-    if (!access) {
-      throw new SvcError(
-        "SVC_UPSTREAM_INVALID_RESPONSE",
-        "the token refresh response carries no access token",
-      );
-    }
+    if (!access) throw changedError("token_refresh", shapeChange("token_refresh", data) ?? NO_TOKEN);
     this.access = access;
     // A rotated refresh token stays in this process; the saved one stays pinned (spec §3).
     this.refresh = pickToken(data, ["refresh_token", "refreshToken", "__wrtoken"]) ?? this.refresh;

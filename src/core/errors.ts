@@ -1,6 +1,6 @@
 /** Stable error codes of the output contract and the process exit code each one maps to. */
 
-export const EXIT = { ok: 0, error: 1, usage: 2, auth: 4, interrupted: 130 } as const;
+export const EXIT = { ok: 0, error: 1, usage: 2, changed: 3, auth: 4, interrupted: 130 } as const;
 
 export const ERROR_CODES = {
   // usage and input
@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   SVC_UPSTREAM_TEMPORARY: EXIT.error,
   SVC_UPSTREAM_INVALID_RESPONSE: EXIT.error,
   SVC_UPSTREAM_TOO_LARGE: EXIT.error,
+  // the marketplace answered in a shape svc does not know: svc needs an update (not worth retrying)
+  SVC_UPSTREAM_CHANGED: EXIT.changed,
   SVC_UNSUPPORTED_ENDPOINT: EXIT.error,
   SVC_CLIENT_OUTDATED: EXIT.error,
   SVC_UPSTREAM_ERROR: EXIT.error,

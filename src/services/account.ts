@@ -1,12 +1,12 @@
 /** Auth status: who the session belongs to (GET /v1/user/me). */
 
 import { oid } from "../core/ids.ts";
-import { SvcError } from "../core/errors.ts";
 import type { Gateway, TraceEntry } from "../gateway/client.ts";
 import type { Session } from "../auth/session.ts";
 import { expiryIso } from "../auth/profile_store.ts";
 import { tokenPreview } from "../auth/tokens.ts";
 import { type Json, obj } from "./context.ts";
+import { requireShape } from "../gateway/shapes.ts";
 
 export interface StatusResult {
   authenticated: boolean;
@@ -55,8 +55,7 @@ export async function authStatus(
     path: "/v1/user/me",
     auth: "required",
   });
-  const user = obj(obj(data)?.user);
-  if (!user) throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the user payload has no `user` object");
+  const user = obj(requireShape("user", data).user)!;
   const country = typeof user.country === "string"
     ? user.country
     : (obj(data)?.country as string | undefined);

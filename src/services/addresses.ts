@@ -12,6 +12,7 @@ import { bool, type Json, num, obj, type ServiceContext, str } from "./context.t
 import { type AddressRow, addressRow, addressRows } from "./location.ts";
 import { countryOf, fetchUser } from "./profile.ts";
 import { invalidChoice } from "../core/suggest.ts";
+import { requireShape } from "../gateway/shapes.ts";
 
 export const ADDRESS_TYPES = ["apartment", "office", "house", "outdoor", "other"] as const;
 export const ADDRESS_LABELS = ["home", "work", "other"] as const;
@@ -144,10 +145,7 @@ const bookOf = (rows: Normalised[]): Book =>
 
 async function fetchAddresses(ctx: ServiceContext): Promise<Normalised[]> {
   const { data } = await ctx.gw.request({ host: "user_api", method: "GET", path: INFO, auth: "required" });
-  const parsed = addressRows(data);
-  if (!parsed) {
-    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the address list carries no `results` list");
-  }
+  const parsed = addressRows(requireShape("addresses", data))!;
   if (parsed.skipped) ctx.warn(`skipped ${parsed.skipped} address row(s) without an id`, "drift");
   return parsed.rows.map(fromRow);
 }

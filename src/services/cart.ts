@@ -11,6 +11,7 @@ import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
 import { coordsQuery, type ResolvedLocation } from "./location.ts";
 import { venueStatic } from "./venue_lookup.ts";
 import { withMutationLock } from "./mutation_lock.ts";
+import { changedError, requireShape, UPSTREAM } from "../gateway/shapes.ts";
 
 export interface OptionValueLine {
   id: string;
@@ -187,10 +188,7 @@ export async function loadBaskets(
     query: coordsQuery(loc),
     auth: "required",
   });
-  const page = obj(data);
-  if (!page || !Array.isArray(page.baskets)) {
-    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the baskets page has no `baskets` list");
-  }
+  const page = requireShape<{ baskets: unknown[] }>("baskets", data);
   const out: Basket[] = [];
   for (const raw of page.baskets) {
     const b = parseBasket(raw, ctx.locale);
@@ -219,11 +217,16 @@ export async function basketCount(ctx: ServiceContext): Promise<number> {
     path: "/order-xp/v1/baskets/count",
     auth: "required",
   });
-  const count = obj(data)?.count;
-  if (!Number.isInteger(count) || (count as number) < 0) {
-    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the basket count is not a whole number");
+  const { count } = requireShape<{ count: number }>("basket_count", data);
+  if (count < 0) {
+    throw changedError("basket_count", {
+      endpoint: UPSTREAM.basket_count.endpoint,
+      field: "count",
+      expected: "a whole number of 0 or more",
+      found: String(count),
+    });
   }
-  return count as number;
+  return count;
 }
 
 /** The basket of a venue (its 24-hex id or its slug), or the first one. */
@@ -293,11 +296,7 @@ export async function postBasket(
     auth: "required",
     retry: false,
   });
-  const id = str(obj(data)?.id);
-  if (!id) {
-    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the basket update answered without a basket id");
-  }
-  return id;
+  return requireShape<{ id: string }>("basket_write", data).id;
 }
 
 export async function bulkDelete(ctx: ServiceContext, ids: string[]): Promise<void> {

@@ -10,6 +10,7 @@ import type { ResolvedLocation } from "./location.ts";
 import { basketCurrency, type BasketLine, loadBaskets, requireBasket } from "./cart.ts";
 import { resolveVenue, venueStatic } from "./venue_lookup.ts";
 import { assortmentRoot, MAX_CATEGORY_DEPTH } from "./venue.ts";
+import { requireShape } from "../gateway/shapes.ts";
 
 export type DeliveryMode = "standard" | "priority" | "schedule";
 
@@ -264,11 +265,8 @@ export async function checkoutPreview(
     auth: "required",
     retry: false,
   });
-  const res = obj(data);
-  const payable = num(res?.payable_amount) ?? num(obj(obj(res?.payment_breakdown)?.total)?.amount);
-  if (!res || payable === undefined) {
-    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the checkout quote has no payable amount");
-  }
+  const res = requireShape("checkout", data);
+  const payable = num(res.payable_amount) ?? num(obj(obj(res.payment_breakdown)?.total)?.amount)!;
   const configs = parseConfigs(res.delivery_configs, currency, ctx.locale);
   const { applied, available } = decideDeliveryMode(opts.mode, configs);
   const rows: CheckoutRow[] = arr(res.checkout_rows).map(obj).filter((r) => r && str(r.label)).map((r) => {

@@ -1,6 +1,5 @@
 /** Discovery: the home feed, top venues, venue lists (with optional enrichment), categories, item search. */
 
-import { SvcError } from "../core/errors.ts";
 import { closest } from "../core/suggest.ts";
 import { type Money, money } from "../core/money.ts";
 import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
@@ -10,6 +9,7 @@ import { addBadge, baseRow, ratingOf, type VenueListRow, type VenueRow, venueRow
 import { campaignsOf, discountedDeliveryFee } from "./campaigns.ts";
 import { dynamicPage, dynamicPromotions } from "./venue.ts";
 import { frontFeed } from "./venue_lookup.ts";
+import { requireShape } from "../gateway/shapes.ts";
 
 export type { PageInfo, Paging };
 
@@ -76,8 +76,7 @@ export async function frontPage(
   loc: ResolvedLocation,
 ): Promise<FrontPage & { raw: unknown }> {
   const data = await frontFeed(ctx, loc);
-  const page = obj(data);
-  if (!page) throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the home feed is not a JSON object");
+  const page = requireShape("front", data);
   const sections: RawSection[] = [];
   const skippedTemplates = new Set<string>();
   let skippedItems = 0;
@@ -478,7 +477,7 @@ export async function searchItems(
     auth: "optional",
     retry: true, // a read-only search: safe to retry
   });
-  const hits = arr(obj(data)?.sections).flatMap((s) => arr(obj(s)?.items));
+  const hits = arr(requireShape("search", data).sections).flatMap((s) => arr(obj(s)?.items));
   const items: ItemHit[] = [];
   let malformed = 0;
   for (const h of hits) {

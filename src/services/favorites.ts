@@ -8,6 +8,7 @@ import { type PageInfo, paginate, type Paging } from "./paging.ts";
 import { coordsQuery, type ResolvedLocation } from "./location.ts";
 import { baseRow, type VenueRow, venueRowOf } from "./venue_rows.ts";
 import { resolveVenue } from "./venue_lookup.ts";
+import { requireShape } from "../gateway/shapes.ts";
 
 export interface FavoritesResult extends PageInfo {
   location: LocationInfo;
@@ -36,10 +37,7 @@ export async function listFavorites(
     query: coordsQuery(loc),
     auth: "required",
   });
-  const items = favouriteItems(data);
-  if (!items) {
-    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the favourites page carries no venue rows");
-  }
+  const items = favouriteItems(requireShape("favourites", data))!;
   const seen = new Set<string>();
   const rows: VenueRow[] = [];
   let skipped = 0;

@@ -8,6 +8,7 @@ import { SvcError } from "../core/errors.ts";
 import { positionOf } from "../core/geo.ts";
 import { parseCoordinate } from "../core/numbers.ts";
 import { arr, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
+import { requireShape } from "../gateway/shapes.ts";
 
 export interface LocationOverride {
   address?: string;
@@ -69,7 +70,7 @@ export async function geocode(ctx: ServiceContext, address: string): Promise<Res
     query: { address, language: language(ctx.locale) },
     auth: "optional",
   });
-  const first = obj(arr(obj(data)?.results)[0]);
+  const first = obj(arr(requireShape("geocode", data).results)[0]);
   const loc = coordinatesOf(obj(obj(first?.geometry)?.location));
   if (!first || !loc) {
     throw new SvcError("SVC_LOCATION_RESOLVE_ERROR", `could not find the address "${address}"`, {

@@ -27,6 +27,7 @@ import {
 import type { VenueStatic } from "./venue_lookup.ts";
 import { campaignsOf } from "./campaigns.ts";
 import { type PageInfo, paginate, type Paging } from "./paging.ts";
+import { requireShape } from "../gateway/shapes.ts";
 
 /** Upper bound of ids per `assortment/items` request. */
 export const ITEM_BATCH_SIZE = 80;
@@ -474,8 +475,7 @@ async function fetchCategory(ctx: ServiceContext, slug: string, category: string
     query: { language: language(ctx.locale) },
     auth: "optional",
   });
-  const body = obj(data);
-  if (!body) throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", `category "${category}" is not an object`);
+  const body = requireShape("assortment_category", data, `menu category "${category}"`);
   const list = [...(obj(body.category) ? [body.category] : []), ...arr(body.categories)];
   return {
     tree: parseCategoryTree(list, (m) => ctx.warn(m, "drift")),

@@ -4,6 +4,7 @@ import { SvcError } from "../core/errors.ts";
 import { type Money, money } from "../core/money.ts";
 import { ORDER_STATUSES } from "../core/order_status.ts";
 import { arr, bool, type Json, num, obj, type ServiceContext, str } from "./context.ts";
+import { requireShape } from "../gateway/shapes.ts";
 
 /**
  * Statuses seen in order-history payloads (the sandbox's). Upstream may send others, so `--status`
@@ -111,10 +112,7 @@ export async function listOrders(ctx: ServiceContext, opts: OrderListOptions): P
     query: { limit: opts.limit, page_token: opts.pageToken },
     auth: "required",
   });
-  const root = obj(data);
-  if (!root || !Array.isArray(root.orders)) {
-    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the order history carries no `orders` list");
-  }
+  const root = requireShape<Json & { orders: unknown[] }>("order_history", data);
   const rows: OrderRow[] = [];
   let skipped = 0;
   for (const raw of root.orders) {
@@ -238,8 +236,7 @@ export async function orderDetail(ctx: ServiceContext, purchaseId: string): Prom
     }
     throw e;
   }
-  const o = obj(data);
-  if (!o) throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the order detail is not an object");
+  const o = requireShape("order_detail", data);
   const currency = str(o.currency) ?? null;
   if (!currency) ctx.warn("the order carries no currency; amounts have no formatted value", "drift");
   const m = (v: unknown): Money | null => {

@@ -4,6 +4,7 @@
  * other with a warning; both failing is an error.
  */
 
+import { changedError, requireShape, shapeChange } from "../gateway/shapes.ts";
 import { SvcError } from "../core/errors.ts";
 import { arr, bool, type Json, obj, type ServiceContext, str } from "./context.ts";
 import { countryOf, fetchUser } from "./profile.ts";
@@ -145,9 +146,7 @@ function legacyRows(data: unknown): Row[] {
     obj(results)?.payment_methods,
     obj(root?.data)?.cards,
   ].find(Array.isArray);
-  if (!list) {
-    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the legacy payment list carries no method list");
-  }
+  if (!list) throw changedError("payments_legacy", shapeChange("payments_legacy", data)!);
   const out: Row[] = [];
   for (const raw of list) {
     const m = obj(raw);
@@ -178,8 +177,8 @@ function legacyRows(data: unknown): Row[] {
 
 /** Walks the element tree and keeps `payment-method` nodes (buttons and other actions are skipped). */
 function profileRows(data: unknown): Row[] {
-  const root = obj(obj(data)?.root_element) ?? obj(data);
-  if (!root) throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the payment profile has no element tree");
+  const checked = requireShape("payments_profile", data);
+  const root = obj(checked.root_element) ?? checked;
   const out: Row[] = [];
   const walk = (node: unknown, depth: number) => {
     const n = obj(node);

@@ -1,8 +1,8 @@
 /** Profile capability: the user summary (GET /v1/user/me) with masked contact details. */
 
-import { SvcError } from "../core/errors.ts";
 import { oid } from "../core/ids.ts";
 import { type Json, obj, type ServiceContext, str } from "./context.ts";
+import { requireShape } from "../gateway/shapes.ts";
 
 export const PROFILE_PARTS = ["personal", "settings"] as const;
 export type ProfilePart = typeof PROFILE_PARTS[number];
@@ -51,11 +51,8 @@ export async function fetchUser(ctx: ServiceContext): Promise<{ user: Json; root
     path: "/v1/user/me",
     auth: "required",
   });
-  const root = obj(data);
-  const user = obj(root?.user);
-  if (!root || !user) {
-    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the user payload has no `user` object");
-  }
+  const root = requireShape("user", data);
+  const user = obj(root.user)!;
   return { user, root };
 }
 

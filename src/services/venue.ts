@@ -22,6 +22,7 @@ import {
 import { type PageInfo, paginate, type Paging } from "./paging.ts";
 import { DETAIL_SECTIONS, type DetailSection, type Weekday, WEEKDAYS } from "./venue_constants.ts";
 import { type HoursRow, type ParsedHours, parseHours } from "./hours.ts";
+import { requireShape } from "../gateway/shapes.ts";
 
 export { DETAIL_SECTIONS, WEEKDAYS };
 export type { DetailSection, HoursRow, ParsedHours, Weekday };
@@ -469,11 +470,7 @@ export async function assortmentRoot(ctx: ServiceContext, slug: string): Promise
     auth: "optional",
     maxBytes: WHOLE_MENU_MAX_BYTES, // a restaurant's whole menu: the largest page svc reads
   });
-  const root = obj(data);
-  if (!root) {
-    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", `the assortment of "${slug}" is not an object`);
-  }
-  return root;
+  return requireShape("assortment", data, `the menu of "${slug}"`);
 }
 
 export async function venueCategories(

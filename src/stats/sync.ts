@@ -10,6 +10,7 @@ import type { Gateway } from "../gateway/client.ts";
 import { catalogRow, nowIso, orderRows } from "./mapping.ts";
 import { MAX_ATTEMPTS, Pacer } from "./pacer.ts";
 import { transaction } from "./schema.ts";
+import { requireShape } from "../gateway/shapes.ts";
 
 const HISTORY = "/order-tracking-api/v1/order_history";
 export const PAGE_SIZE = 50;
@@ -187,10 +188,7 @@ export async function syncHistory(opts: SyncOptions): Promise<SyncResult> {
       limit: pageSize,
       page_token: token,
     });
-    const orders = Array.isArray(page?.orders) ? page.orders : null;
-    if (!orders) {
-      throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the order history carries no `orders` list");
-    }
+    const { orders } = requireShape<{ orders: unknown[] }>("order_history", page);
     if (orders.length === 0) break;
     pages++;
     scanned += orders.length;
