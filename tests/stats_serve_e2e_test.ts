@@ -1,4 +1,7 @@
-/** `svc stats`: bundle flow (ETag, throttle, pin, --no-check-updates, checksum, unsafe archives, offline), server, signals. */
+/**
+ * `svc stats`: bundle flow (ETag, throttle, pin, --no-check-updates, checksum, unsafe archives, offline),
+ * server, signals. Each kind of bad latest release in depth: stats_bad_release_test.ts.
+ */
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -96,7 +99,7 @@ Deno.test("stats bundle: download + verify, hourly throttle, ETag 304, new relea
   });
 });
 
-Deno.test("stats bundle: checksum mismatch, traversal and link archives refused; unreachable host with and without cache", async () => {
+Deno.test("stats bundle: checksum mismatch, traversal and link archives refused (the cache is served); unreachable host with and without cache", async () => {
   await withEnv(async (t) => {
     await signIn(t);
     const run = (args: string[] = [], env: Record<string, string> = {}) =>
@@ -110,16 +113,28 @@ Deno.test("stats bundle: checksum mismatch, traversal and link archives refused;
 
     assert.equal((await run()).code, 130); // v1.0.0 installed
     await ageCheck(t.dir);
+    const aged = (await state(t.dir)).last_checked_at;
     const cached = await run([], unreachable);
     assert.equal(cached.code, 130, "an unreachable host falls back to the cache");
     assert.equal(cached.envelope!.data.bundle.version, "v1.0.0");
+    assert.deepEqual(cached.envelope!.warnings, [], "an unreachable host is not worth a warning");
+    assert.ok(
+      Date.parse((await state(t.dir)).last_checked_at) > Date.parse(aged),
+      "a failed check is the hour's check",
+    );
+    t.sandbox.clearLog();
+    assert.equal((await run()).code, 130);
+    assert.deepEqual(releaseCalls(t), [], "no release query within the hour after a failed one");
 
     await releases(t, [{ tag: "v2.0.0", sha256: `${"0".repeat(64)}  svc-stats-bundle-v2.0.0.tar.gz` }]);
     await ageCheck(t.dir);
     const bad = await run();
-    assert.equal(bad.code, 1);
-    assert.equal(bad.envelope!.error!.code, "SVC_STATS_BUNDLE_UNAVAILABLE");
-    assert.match(bad.envelope!.error!.message, /checksum mismatch: expected 0{64}, got [0-9a-f]{64}/);
+    assert.equal(bad.code, 130, bad.stdout);
+    assert.equal(bad.envelope!.data.bundle.version, "v1.0.0");
+    assert.match(
+      bad.envelope!.warnings.join("\n"),
+      /release v2\.0\.0 was not installed: its download does not match/,
+    );
 
     const evil = await rawTarGz([{ name: "index.html", data: "<p>x" }, {
       name: "../../escaped.txt",
@@ -136,9 +151,14 @@ Deno.test("stats bundle: checksum mismatch, traversal and link archives refused;
       await releases(t, [{ tag, tarball_base64: tarball }]);
       await ageCheck(t.dir);
       const r = await run();
-      assert.equal(r.code, 1, r.stdout);
-      assert.equal(r.envelope!.error!.code, "SVC_STATS_BUNDLE_UNAVAILABLE");
-      assert.match(r.envelope!.error!.message, why);
+      assert.equal(r.code, 130, r.stdout);
+      assert.equal(r.envelope!.data.bundle.version, "v1.0.0");
+      assert.equal(r.envelope!.warnings.length, 1, r.stdout);
+      assert.match(
+        r.envelope!.warnings[0],
+        new RegExp(`release ${tag} was not installed: its archive is unsafe`),
+      );
+      assert.match(r.envelope!.warnings[0], why);
     }
     await assert.rejects(Deno.stat(join(t.dir, "escaped.txt")));
     await assert.rejects(Deno.stat(join(t.dir, "stats", "escaped.txt")));

@@ -143,6 +143,13 @@ export async function dashboard(rt: Runtime): Promise<void> {
       noCheck: rt.opts.checkUpdates === false,
       reporter: progress,
     });
+    if (bundle.rejected) {
+      const { tag, reason } = bundle.rejected;
+      rt.warn(
+        `dashboard release ${tag} was not installed: ${reason}; ` +
+          `serving the cached ${bundle.version} (svc checks again in an hour)`,
+      );
+    }
     progress.step(`Bundle ${bundle.version} (${bundle.downloaded ? "downloaded" : bundle.note ?? "cached"})`);
     if (interrupt.signal.aborted) throw interrupt.signal.reason;
 

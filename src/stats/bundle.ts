@@ -2,7 +2,10 @@
  * The dashboard bundle manager (history-db.md §3.2): release lookup (ETag-aware, at most once an
  * hour, pins, --no-check-updates), streamed download with a 50 MiB cap, SHA-256 verification
  * before anything is activated, safe extraction into a staging dir renamed to bundles/<version>/.
- * Older versions are kept. Any failure is SVC_STATS_BUNDLE_UNAVAILABLE.
+ * Older versions are kept. A latest release that cannot be installed (bad checksum, no checksum,
+ * unsafe archive, failed download) is recorded in state.json and the cached bundle is served; only
+ * a run with no usable bundle (or a pinned version that cannot be had) fails, with
+ * SVC_STATS_BUNDLE_UNAVAILABLE.
  */
 
 import { join } from "node:path";
@@ -26,6 +29,8 @@ export interface BundleState {
   release_url?: string;
   asset_url?: string;
   updated_at?: string;
+  /** The last latest release that was not installed, and why (in the user's words). */
+  rejected?: { tag: string; reason: string; at: string };
 }
 
 export interface BundleReporter {
@@ -56,6 +61,8 @@ export interface BundleResult {
   checked: boolean;
   /** Why the cached bundle was used without asking, or after a failed lookup. */
   note?: string;
+  /** The latest release this run refused to install (the cached bundle is served instead). */
+  rejected?: { tag: string; reason: string };
 }
 
 export function releaseRepo(): string {
@@ -70,18 +77,51 @@ export function releaseRepo(): string {
 /** Tags become directory names: letters, digits, `.`, `_`, `-`; never `.` or `..`. */
 export function safeVersion(tag: string): string {
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(tag) || /^\.+$/.test(tag)) {
-    throw unavailable(`release tag "${tag}" is not a safe version name`);
+    throw new ReleaseRejected(
+      "its tag is not a safe version name",
+      false,
+      `release tag "${tag}" is not a safe version name`,
+    );
   }
   return tag;
 }
 
+const UNAVAILABLE_HINT =
+  "check the network (or SVC_RELEASE_API_URL), or pass --bundle-version with a cached version";
+
 function unavailable(message: string, cause?: unknown, hint?: string): SvcError {
-  return new SvcError("SVC_STATS_BUNDLE_UNAVAILABLE", message, {
-    cause,
-    hint: hint ??
-      "check the network (or SVC_RELEASE_API_URL), or pass --bundle-version with a cached version",
-  });
+  return new SvcError("SVC_STATS_BUNDLE_UNAVAILABLE", message, { cause, hint: hint ?? UNAVAILABLE_HINT });
 }
+
+/**
+ * A release svc will not install. It is the run's error only when no other bundle can be served;
+ * otherwise `reason` (the user's words) becomes a warning. `transient`: the same release may work
+ * on a later try (a failed download), so its ETag is not stored and it is fetched again after the
+ * hourly wait; otherwise the ETag is kept and an unchanged release (304) is not downloaded again.
+ */
+export class ReleaseRejected extends SvcError {
+  constructor(
+    readonly reason: string,
+    readonly transient: boolean,
+    message: string,
+    opts: { cause?: unknown; hint?: string } = {},
+  ) {
+    super("SVC_STATS_BUNDLE_UNAVAILABLE", message, {
+      cause: opts.cause,
+      hint: opts.hint ?? UNAVAILABLE_HINT,
+    });
+  }
+}
+
+const errText = (e: unknown) => e instanceof Error ? e.message : String(e);
+
+/** `<lead>download failed: … answered 500`, from the download helper's own wording when it has one. */
+function failedDownload(lead: string, e: unknown): string {
+  const text = errText(e);
+  return text.startsWith("download ") ? `${lead}${text}` : `${lead}download failed: ${text}`;
+}
+
+const stamp = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
 
 export const statePath = (statsDir: string) => join(statsDir, "state.json");
 export const bundlesDir = (statsDir: string) => join(statsDir, "bundles");
@@ -98,7 +138,7 @@ export async function readState(statsDir: string): Promise<BundleState> {
 }
 
 async function saveState(statsDir: string, state: BundleState, now: Date): Promise<void> {
-  state.updated_at = now.toISOString().replace(/\.\d{3}Z$/, "Z");
+  state.updated_at = stamp(now);
   await writeFileAtomic(statePath(statsDir), JSON.stringify(state, null, 2) + "\n");
 }
 
@@ -120,7 +160,7 @@ interface Release {
 function parseRelease(data: unknown): Release {
   const r = data as Record<string, unknown> | null;
   const tag = typeof r?.tag_name === "string" ? r.tag_name : "";
-  if (!tag) throw unavailable("the release carries no tag_name");
+  if (!tag) throw new ReleaseRejected("it carries no tag name", false, "the release carries no tag_name");
   const assets = Array.isArray(r?.assets) ? r.assets as Array<Record<string, unknown>> : [];
   let tarball: string | undefined, checksum: string | undefined;
   for (const a of assets) {
@@ -130,7 +170,13 @@ function parseRelease(data: unknown): Release {
     if (name.endsWith(".tar.gz.sha256")) checksum ??= url;
     else if (name.endsWith(".tar.gz")) tarball ??= url;
   }
-  if (!tarball) throw unavailable(`release ${tag} has no bundle asset (*.tar.gz)`);
+  if (!tarball) {
+    throw new ReleaseRejected(
+      "it has no dashboard asset (*.tar.gz)",
+      false,
+      `release ${tag} has no bundle asset (*.tar.gz)`,
+    );
+  }
   return { tag, htmlUrl: typeof r?.html_url === "string" ? r.html_url : undefined, tarball, checksum };
 }
 
@@ -145,13 +191,13 @@ export async function ensureBundle(opts: EnsureBundleOptions): Promise<BundleRes
   const active = state.active_version && activePath && await isDir(activePath)
     ? state.active_version
     : undefined;
-  const cached = (note: string): BundleResult => ({
+  const cached = (note?: string): BundleResult => ({
     version: active!,
     source: "cache",
     downloaded: false,
     active_path: activePath!,
     checked: false,
-    note,
+    ...(note ? { note } : {}),
   });
   const repo = releaseRepo();
 
@@ -180,9 +226,12 @@ export async function ensureBundle(opts: EnsureBundleOptions): Promise<BundleRes
     } catch (e) {
       throw e instanceof SvcError && e.code === "SVC_STATS_BUNDLE_UNAVAILABLE"
         ? e
-        : unavailable(`release ${pin} lookup failed: ${e instanceof Error ? e.message : String(e)}`, e);
+        : unavailable(`release ${pin} lookup failed: ${errText(e)}`, e);
     }
-    return await install(opts, state, release, now);
+    const out = await install(opts, state, release);
+    if (state.rejected?.tag === out.version) delete state.rejected;
+    await saveState(statsDir, state, now());
+    return out;
   }
 
   // 2. --no-check-updates: the cache or nothing.
@@ -217,50 +266,82 @@ export async function ensureBundle(opts: EnsureBundleOptions): Promise<BundleRes
       allowNotModified: true,
     });
   } catch (e) {
-    if (active) return cached("the release host could not be reached; using the cached bundle");
-    throw unavailable(
-      `latest release lookup failed and no bundle is cached: ${e instanceof Error ? e.message : String(e)}`,
-      e,
-    );
+    if (active) {
+      // A failed check is still a check: the next one waits an hour (an offline run stays fast).
+      state.last_checked_at = stamp(now());
+      await saveState(statsDir, state, now());
+      return { ...cached("the release host could not be reached; using the cached bundle"), checked: true };
+    }
+    throw unavailable(`latest release lookup failed and no bundle is cached: ${errText(e)}`, e);
   }
   const etag = res.headers?.get("etag") ?? undefined;
   if (res.status === 304) {
     if (!active) throw unavailable("the release host answered 304 but no bundle is cached");
-    state.last_checked_at = now().toISOString().replace(/\.\d{3}Z$/, "Z");
+    state.last_checked_at = stamp(now());
     if (etag) state.etag = etag;
     await saveState(statsDir, state, now());
     return { ...cached("release unchanged (304)"), checked: true };
   }
+
+  /** The latest release is not installed: record the check and why, and keep serving the cache. */
+  const keepActive = async (tag: string, e: ReleaseRejected): Promise<BundleResult> => {
+    state.last_checked_at = stamp(now());
+    if (etag && !e.transient) state.etag = etag;
+    state.rejected = { tag, reason: e.reason, at: state.last_checked_at };
+    await saveState(statsDir, state, now());
+    return { ...cached(), checked: true, rejected: { tag, reason: e.reason } };
+  };
   let release: Release;
   try {
     release = parseRelease(res.data);
   } catch (e) {
-    if (active) {
-      return { ...cached("the latest release is unusable; using the cached bundle"), checked: true };
+    if (active && e instanceof ReleaseRejected) {
+      const tag = (res.data as { tag_name?: unknown } | null)?.tag_name;
+      return await keepActive(typeof tag === "string" && tag ? tag : "(untagged)", e);
     }
     throw e;
   }
-  if (etag) state.etag = etag;
-  state.last_checked_at = now().toISOString().replace(/\.\d{3}Z$/, "Z");
   if (active && release.tag === active) {
+    if (etag) state.etag = etag;
+    state.last_checked_at = stamp(now());
+    delete state.rejected;
     await saveState(statsDir, state, now());
     return { ...cached("already the latest release"), checked: true };
   }
-  const out = await install(opts, state, release, now);
+  let out: BundleResult;
+  try {
+    out = await install(opts, state, release);
+  } catch (e) {
+    if (active && e instanceof ReleaseRejected) return await keepActive(release.tag, e);
+    throw e;
+  }
+  if (etag) state.etag = etag;
+  state.last_checked_at = stamp(now());
+  delete state.rejected;
+  await saveState(statsDir, state, now());
   return { ...out, checked: true };
 }
 
+/** Downloads, verifies and unpacks a release, and makes it active in `state` (the caller saves it). */
 async function install(
   opts: EnsureBundleOptions,
   state: BundleState,
   release: Release,
-  now: () => Date,
 ): Promise<BundleResult> {
   const { statsDir } = opts;
   const version = safeVersion(release.tag);
   const tmp = join(statsDir, `bundle-${crypto.randomUUID()}.tar.gz`);
   const staging = join(bundlesDir(statsDir), `${version}.staging`);
   const final = join(bundlesDir(statsDir), version);
+  if (!release.checksum) {
+    // The spec requires the published checksum: a release without one is refused, undownloaded.
+    throw new ReleaseRejected(
+      "it publishes no SHA-256 checksum (.tar.gz.sha256)",
+      false,
+      `release ${version} publishes no .tar.gz.sha256 checksum asset; refusing to install it`,
+    );
+  }
+  const checksumUrl = release.checksum;
   opts.reporter?.detail(`Downloading ${version}`);
   const bar = opts.reporter?.bar?.();
   try {
@@ -273,38 +354,47 @@ async function install(
         onProgress: bar ? (r, t) => bar.update(r, t) : undefined,
       });
     } catch (e) {
-      throw unavailable(`bundle download failed: ${e instanceof Error ? e.message : String(e)}`, e);
+      throw new ReleaseRejected(
+        failedDownload("its ", e),
+        true,
+        failedDownload("bundle ", e),
+        { cause: e },
+      );
     } finally {
       bar?.finish();
     }
-    if (release.checksum) {
-      let expected: string;
-      try {
-        expected = (await downloadText(release.checksum, 1024)).trim().split(/\s+/)[0].toLowerCase();
-      } catch (e) {
-        throw unavailable(`checksum download failed: ${e instanceof Error ? e.message : String(e)}`, e);
-      }
-      if (expected !== got.sha256) {
-        throw unavailable(
-          `bundle checksum mismatch: expected ${expected}, got ${got.sha256}`,
-          undefined,
-          "the release asset is corrupt or was tampered with; nothing was installed",
-        );
-      }
-      opts.reporter?.detail(`SHA-256 verified (${got.sha256.slice(0, 12)}…)`);
-    } else {
-      // The spec requires the published checksum: a release without one is refused.
-      throw unavailable(
-        `release ${version} publishes no .tar.gz.sha256 checksum asset; refusing to install it`,
+    let expected: string;
+    try {
+      expected = (await downloadText(checksumUrl, 1024)).trim().split(/\s+/)[0].toLowerCase();
+    } catch (e) {
+      throw new ReleaseRejected(
+        failedDownload("its checksum ", e),
+        true,
+        failedDownload("checksum ", e),
+        { cause: e },
       );
     }
+    if (expected !== got.sha256) {
+      throw new ReleaseRejected(
+        "its download does not match the published SHA-256 checksum",
+        false,
+        `bundle checksum mismatch: expected ${expected}, got ${got.sha256}`,
+        { hint: "the release asset is corrupt or was tampered with; nothing was installed" },
+      );
+    }
+    opts.reporter?.detail(`SHA-256 verified (${got.sha256.slice(0, 12)}…)`);
     await Deno.remove(staging, { recursive: true }).catch(() => {});
     await Deno.mkdir(staging, { recursive: true, mode: 0o755 });
     try {
       await extractTarGz(tmp, staging);
     } catch (e) {
       await Deno.remove(staging, { recursive: true }).catch(() => {});
-      throw e instanceof SvcError ? e : unavailable(`bundle extraction failed: ${(e as Error).message}`, e);
+      throw e instanceof SvcError ? e : new ReleaseRejected(
+        `its archive could not be unpacked (${errText(e)})`,
+        true,
+        `bundle extraction failed: ${errText(e)}`,
+        { cause: e },
+      );
     }
     await Deno.remove(final, { recursive: true }).catch(() => {});
     await Deno.rename(staging, final);
@@ -315,7 +405,6 @@ async function install(
   state.source = "release";
   state.release_url = release.htmlUrl;
   state.asset_url = release.tarball;
-  await saveState(statsDir, state, now());
   opts.reporter?.detail(`Installed ${version}`);
   return { version, source: "release", downloaded: true, active_path: final, checked: false };
 }
@@ -362,15 +451,17 @@ export async function extractTarGz(archive: string, dest: string): Promise<void>
     if (!refused.length) refused.push(e instanceof Error ? e.message : String(e));
   });
   if (refused.length) {
-    throw unavailable(
-      `bundle archive refused: ${refused.slice(0, 3).join("; ")}`,
-      undefined,
-      "the release archive is unsafe; nothing was installed",
+    const what = refused.slice(0, 3).join("; ");
+    throw new ReleaseRejected(
+      `its archive is unsafe: ${what}`,
+      false,
+      `bundle archive refused: ${what}`,
+      { hint: "the release archive is unsafe; nothing was installed" },
     );
   }
   try {
     await Deno.stat(join(dest, "index.html"));
   } catch {
-    throw unavailable("bundle archive has no index.html");
+    throw new ReleaseRejected("its archive has no index.html", false, "bundle archive has no index.html");
   }
 }
