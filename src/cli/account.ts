@@ -373,7 +373,8 @@ function runFavoriteSet(on: boolean) {
   return async (rt: Runtime, venue: string): Promise<void> => {
     const ref = parseVenueRef(venue);
     await rt.requireSession();
-    const data = await setFavorite(await rt.services(), ref, on);
+    const ctx = await rt.services();
+    const data = await setFavorite(ctx, ref, on, () => rt.resolveLocation(ctx));
     await rt.emit(
       data,
       (d: FavoriteMutation, ui) => record(on ? "Favorite added" : "Favorite removed")(d, ui),

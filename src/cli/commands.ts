@@ -6,6 +6,7 @@
  * Examples use the sandbox's venues and ids, so every one of them runs as written with --sandbox.
  */
 
+import { RETIRABLE_PAGES, RETIRE_STATUSES } from "../sandbox/types.ts";
 import { ORDER_STATUSES } from "../core/order_status.ts";
 
 // Value lists for help and completions. The services own validation (with aliases such as
@@ -790,6 +791,29 @@ const sandbox: Cmd = {
       run: ["sandbox", "reset"],
       examples: ["svc sandbox reset"],
     },
+    {
+      name: "retire",
+      args: "<page>",
+      help: "make one upstream page of the sandbox answer as if gone or blocked (rehearse drift)",
+      long: `Pages: ${RETIRABLE_PAGES.join(", ")}. The switch stays in the sandbox state until ` +
+        "`svc sandbox restore`; every --sandbox run sees it. svc keeps working where another page can stand in " +
+        "(a retired venue-static page: the venue's id comes from its live page).",
+      flags: [{
+        name: "status",
+        value: "code",
+        choices: RETIRE_STATUSES.map(String),
+        help: "how the page answers: 404 or 410 (gone), 403 (challenge page), 429 (default: 404)",
+      }],
+      run: ["sandbox", "retire"],
+      examples: ["svc sandbox retire venue-static", "svc --sandbox doctor --upstream", "svc sandbox restore"],
+    },
+    {
+      name: "restore",
+      args: "[page]",
+      help: "serve a retired sandbox page again (all of them without a page)",
+      run: ["sandbox", "restore"],
+      examples: ["svc sandbox restore", "svc sandbox restore venue-static"],
+    },
   ],
 };
 
@@ -802,11 +826,31 @@ const doctorCmd: Cmd = {
   name: "doctor",
   help: "check the set-up: config, session, clock, upstream hosts, browser, stats, permissions",
   long: "Each check is ok, warn or fail with a hint; the exit code is 1 when any check fails. One GET per " +
-    "upstream host, no credentials sent, nothing written.",
+    "upstream host, no credentials sent, nothing written.\n\n" +
+    "With --upstream it probes instead the marketplace pages svc reads (home feed, venue page, live venue " +
+    "page, menu, search in a venue, marketplace search, venue content) for a venue near your location, " +
+    "without credentials, and reports each as ok, changed (naming the field), gone (404/410), blocked " +
+    "(403, 429, a challenge page) or unreachable. Exit 3 when a page changed or is gone, 1 when one could " +
+    "not be judged, 0 when all answer as svc expects: fit for a scheduled CI job with --json.",
   section: SETUP,
   auth: true,
+  location: true,
+  flags: [
+    { name: "upstream", help: "probe the marketplace pages svc reads (anonymous reads only)" },
+    {
+      name: "venue",
+      value: "slug",
+      help: "with --upstream: the venue to probe (default: one from the feed)",
+    },
+  ],
   run: ["meta", "runDoctor"],
-  examples: ["svc doctor", "svc doctor --json", "svc --sandbox doctor"],
+  examples: [
+    "svc doctor",
+    "svc doctor --json",
+    "svc --sandbox doctor",
+    "svc --sandbox doctor --upstream",
+    "svc doctor --upstream --lat 60.1699 --lon 24.9384 --json",
+  ],
 };
 
 const completions: Cmd = {

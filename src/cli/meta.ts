@@ -1,6 +1,8 @@
 /** Handlers of the commands about svc itself: `completions`, `version`, `doctor`. */
 
+import type { ProbeStatus, UpstreamReport } from "../services/upstream_probe.ts";
 import { VERSION } from "../version.ts";
+import { EXIT, SvcError } from "../core/errors.ts";
 import { writeStdout } from "../output/stdout.ts";
 import { claimOutput } from "./interrupt.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
@@ -59,6 +61,10 @@ export async function runVersion(rt: Runtime): Promise<void> {
 }
 
 export async function runDoctor(rt: Runtime): Promise<void> {
+  if (rt.opts.upstream === true) return await runUpstreamDoctor(rt);
+  if (rt.opts.venue !== undefined) {
+    throw new SvcError("SVC_USAGE", "--venue goes with --upstream (the venue whose pages are probed)");
+  }
   const [{ doctor }, { Gateway }, { Session }] = await Promise.all([
     import("../services/doctor.ts"),
     import("../gateway/client.ts"),
@@ -101,6 +107,55 @@ export async function runDoctor(rt: Runtime): Promise<void> {
   } finally {
     gw.close();
   }
+}
+
+/** `svc doctor --upstream`: the marketplace pages svc reads, probed for one venue near the location. */
+async function runUpstreamDoctor(rt: Runtime): Promise<void> {
+  const venue = rt.opts.venue === undefined ? undefined : String(rt.opts.venue).trim().toLowerCase();
+  if (venue !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(venue)) {
+    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --venue "${rt.opts.venue}": give a venue slug`);
+  }
+  const { probeUpstream } = await import("../services/upstream_probe.ts");
+  const ctx = await rt.services();
+  const loc = await rt.resolveLocation(ctx).catch((e) => {
+    if (e instanceof SvcError && ["SVC_AUTH_REQUIRED", "SVC_LOCATION_RESOLVE_ERROR"].includes(e.code)) {
+      throw new SvcError("SVC_LOCATION_RESOLVE_ERROR", `no location to probe near: ${e.message}`, {
+        hint: "pass --lat <float> --lon <float> (or --address), or sign in so svc can use your address",
+      });
+    }
+    throw e;
+  });
+  const report = await probeUpstream(ctx, loc, { venue });
+  await rt.emit(report, upstreamTable);
+  if (report.changed) Deno.exitCode = EXIT.changed;
+  else if (report.inconclusive) Deno.exitCode = EXIT.error;
+}
+
+function upstreamTable(d: UpstreamReport, ui: Parameters<TableRenderer<UpstreamReport>>[1]): string {
+  const columns = [
+    { title: "Page", kind: "value" as const },
+    { title: "Status", kind: "value" as const },
+    { title: "HTTP", kind: "value" as const },
+    { title: "Detail", kind: "text" as const, min: 20 },
+  ];
+  const mark = (s: ProbeStatus) =>
+    s === "ok" ? s : s === "changed" || s === "gone" ? ui.style.red(s) : ui.style.yellow(s);
+  const rows = d.endpoints.map((e) => [e.name, mark(e.status), e.http_status, e.detail]);
+  const where = `near ${d.location.lat.toFixed(2)}, ${d.location.lon.toFixed(2)}` +
+    (d.venue ? `, venue ${d.venue.slug}` : "");
+  const counted = (Object.entries(d.counts) as [ProbeStatus, number][]).filter(([, n]) => n > 0)
+    .map(([s, n]) => `${n} ${s}`).join(", ");
+  const next = d.changed
+    ? "Pages marked changed or gone may break svc until it is updated: report them with a capture " +
+      "(`svc --capture <dir> <command>`, then `svc capture check <dir>` before sharing)."
+    : d.inconclusive
+    ? "Some pages could not be judged (blocked, unreachable or skipped); try again later."
+    : "Every page svc reads answers as svc expects.";
+  return [
+    ui.table.renderTable(columns, rows, ui.style, `Marketplace pages svc reads (${where})`),
+    "",
+    ui.table.wrapText(`${counted}. ${next}`),
+  ].join("\n");
 }
 
 const MARK = { ok: "ok", warn: "warn", fail: "FAIL" } as const;

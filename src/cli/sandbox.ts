@@ -9,6 +9,7 @@ import { deferInterrupts } from "./interrupt.ts";
 import { sandboxPaths } from "../config/paths.ts";
 import type { Runtime } from "./runtime.ts";
 import { parseIntFlag } from "./options.ts";
+import { RETIRABLE_PAGES, type RetirablePage } from "../sandbox/types.ts";
 
 export async function serve(rt: Runtime): Promise<void> {
   const port = rt.opts.port === undefined ? 0 : parseIntFlag("port", rt.opts.port, 0, 65535);
@@ -121,4 +122,64 @@ export async function reset(rt: Runtime): Promise<void> {
     if (!(e instanceof Deno.errors.NotFound)) throw fileError("remove", paths.dir, e);
   });
   await rt.emit({ reset: true, dir: paths.dir }, (d) => `sandbox state and profile removed (${d.dir})`);
+}
+
+/** Sets the sandbox's retired pages through its control route (the state file keeps them for every run). */
+async function setRetired(rt: Runtime, change: (now: Record<string, number>) => Record<string, number>) {
+  const paths = sandboxPaths(rt.paths);
+  await ensurePrivateDir(paths.dir);
+  const { startSandbox } = await import("../sandbox/mod.ts");
+  const { SIM_SECRET_HEADER } = await import("../sandbox/server.ts");
+  const sandbox = await startSandbox({ port: 0, statePath: paths.state });
+  try {
+    const res = await fetch(`${sandbox.baseUrl}/__sim/retired`, {
+      method: "POST",
+      headers: { [SIM_SECRET_HEADER]: sandbox.controlSecret, "content-type": "application/json" },
+      body: JSON.stringify({ retired: change({ ...(sandbox.state.retired ?? {}) }) }),
+    });
+    const body = await res.json();
+    if (!res.ok) throw new SvcError("SVC_INVALID_ARGUMENT", String(body?.msg ?? `status ${res.status}`));
+    return body.retired as Record<string, number>;
+  } finally {
+    await sandbox.close();
+  }
+}
+
+function pageOf(raw: string): RetirablePage {
+  const page = raw.trim().toLowerCase();
+  if (!(RETIRABLE_PAGES as readonly string[]).includes(page)) {
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      `unknown sandbox page "${raw}"; pages: ${RETIRABLE_PAGES.join(", ")}`,
+    );
+  }
+  return page as RetirablePage;
+}
+
+function emitRetired(rt: Runtime, retired: Record<string, number>) {
+  const rows = Object.entries(retired).map(([page, status]) => ({ page, status }));
+  return rt.emit(
+    { retired: rows },
+    (d) =>
+      d.retired.length
+        ? `retired in the sandbox: ${d.retired.map((r) => `${r.page} (${r.status})`).join(", ")}`
+        : "every sandbox page is served",
+  );
+}
+
+export async function retire(rt: Runtime, raw: string): Promise<void> {
+  const page = pageOf(raw);
+  const status = rt.opts.status === undefined ? 404 : Number(rt.opts.status);
+  await emitRetired(rt, await setRetired(rt, (now) => ({ ...now, [page]: status })));
+}
+
+export async function restore(rt: Runtime, raw?: string): Promise<void> {
+  const page = raw === undefined ? undefined : pageOf(raw);
+  await emitRetired(
+    rt,
+    await setRetired(
+      rt,
+      (now) => page ? Object.fromEntries(Object.entries(now).filter(([p]) => p !== page)) : {},
+    ),
+  );
 }

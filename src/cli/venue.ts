@@ -233,7 +233,7 @@ function hoursTable(
 ): string {
   const rows: (string | null)[][] = [];
   for (const day of WEEKDAYS) {
-    const windows = d.hours.filter((h) => h.day === day);
+    const windows = (d.hours ?? []).filter((h) => h.day === day);
     // "closed" only when the venue page says so; a day it does not describe is unknown.
     if (!windows.length) rows.push([day, d.closed_days.includes(day) ? "closed" : "unknown", null]);
     // A close earlier than the open is past midnight (the shift runs into the next day).
@@ -250,7 +250,8 @@ function hoursTable(
 
 const renderHours: TableRenderer<VenueHours> = (d, { style, table }) => {
   const lines = [hoursTable(d, style, table)];
-  if (d.unknown_days.length) lines.push("unknown: the venue page does not describe these days");
+  // Without the venue page at all, the warning says why every day is unknown.
+  if (d.unknown_days.length && d.hours) lines.push("unknown: the venue page does not describe these days");
   if (d.timezone_label) {
     lines.push(table.wrapText(`Timezone label: ${d.timezone_label} (times are not converted)`));
   }

@@ -1,5 +1,7 @@
 /**
- * The venue slug cache: slug → venue id plus the static venue-page payload, 24 h lifetime.
+ * The venue slug cache: slug → venue id plus the static venue-page payload, 24 h lifetime. Each entry
+ * records which upstream page gave the id (`source`); an id found without the static page (that page
+ * unavailable upstream) keeps the facts the other page named (currency, country, name) instead.
  * Private (0600), atomic and locked writes with the same file rules as the config (src/config/files.ts);
  * a corrupt cache is ignored and rebuilt, a file that is not svc's cache is ignored and kept.
  */
@@ -14,6 +16,10 @@ const MAX_ENTRIES = 200;
 export interface SlugEntry {
   id: string;
   payload?: unknown;
+  /** The page that gave the id: "static" (the venue page), "dynamic", "feed" or "search"; absent = static. */
+  source?: string;
+  /** Facts of the venue from a page other than the static one (name, currency, country, timezone). */
+  facts?: Record<string, string | null>;
   fetched_at: string;
 }
 
@@ -94,7 +100,12 @@ export class SlugCache {
     return undefined;
   }
 
-  async put(slug: string, id: string, payload?: unknown): Promise<void> {
+  async put(
+    slug: string,
+    id: string,
+    payload?: unknown,
+    more: { source?: string; facts?: Record<string, string | null> } = {},
+  ): Promise<void> {
     // A run granted no write access to the cache's folder (a CI job without --allow-write) keeps no cache.
     const { state } = await Deno.permissions.query({ name: "write", path: dirname(this.path) });
     if (state !== "granted") return;
@@ -105,7 +116,13 @@ export class SlugCache {
           throw new SvcError("SVC_FILE_ERROR", `${this.path} is ${foreign}; svc will not overwrite it`);
         }
         for (const [k, e] of Object.entries(file.venues)) if (!this.fresh(e)) delete file.venues[k];
-        file.venues[slug] = { id, payload, fetched_at: new Date(this.now()).toISOString() };
+        file.venues[slug] = {
+          id,
+          payload,
+          ...(more.source ? { source: more.source } : {}),
+          ...(more.facts ? { facts: more.facts } : {}),
+          fetched_at: new Date(this.now()).toISOString(),
+        };
         const keys = Object.keys(file.venues);
         for (const k of keys.slice(0, Math.max(0, keys.length - MAX_ENTRIES))) delete file.venues[k];
         await writeFileAtomic(this.path, JSON.stringify(file));

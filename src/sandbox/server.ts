@@ -17,6 +17,9 @@ import {
   HOST_PREFIX,
   type HostKey,
   type RequestLogEntry,
+  RETIRABLE_PAGES,
+  RETIRE_STATUSES,
+  type RetireStatus,
   type Route,
   type SandboxAuth,
   type SandboxState,
@@ -190,6 +193,21 @@ function mutex(): <T>(fn: () => Promise<T>) => Promise<T> {
 }
 
 const notFound = () => apiError(404, 404, "not found");
+
+/** What a retired page answers: gone (404, 410), a bot-challenge page (403) or a rate limit (429). */
+function retiredAnswer(status: RetireStatus): Response {
+  if (status === 403) {
+    return new Response(
+      "<!DOCTYPE html><html><head><title>Just a moment...</title></head>" +
+        "<body><h1>Checking your browser before accessing the site</h1></body></html>",
+      { status, headers: { "content-type": "text/html; charset=utf-8" } },
+    );
+  }
+  if (status === 429) {
+    return json({ error_code: 429, msg: "too many requests" }, 429, { "retry-after": "30" });
+  }
+  return apiError(status, status, status === 410 ? "gone" : "not found");
+}
 const methodNotAllowed = () => apiError(405, 405, "method not allowed");
 const ok = () => json({ ok: true });
 
@@ -304,6 +322,26 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         return Promise.resolve(json(publicState()));
       });
     },
+    "POST /__sim/retired": ({ retired }) => {
+      const entries = isRecord(retired) ? Object.entries(retired) : undefined;
+      const valid = entries?.every(([page, status]) =>
+        (RETIRABLE_PAGES as readonly string[]).includes(page) &&
+        (RETIRE_STATUSES as readonly unknown[]).includes(status)
+      );
+      if (!valid) {
+        return apiError(
+          400,
+          400,
+          `retired must map pages (${RETIRABLE_PAGES.join(", ")}) to a status (${
+            RETIRE_STATUSES.join(", ")
+          })`,
+        );
+      }
+      return withState(true, () => {
+        state.retired = Object.fromEntries(entries!) as SandboxState["retired"];
+        return Promise.resolve(json({ retired: state.retired }));
+      });
+    },
     "GET /__sim/state": () => withState(false, () => Promise.resolve(json(publicState()))),
     "GET /__sim/clock": () => json(clockView()),
     "POST /__sim/clock": (body) => {
@@ -369,6 +407,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       verified(auth);
       if (!match) return notFound();
       const { route, params } = match;
+      const retired = route.page && state.retired?.[route.page];
+      if (retired) return retiredAnswer(retired);
       if (route.auth === "required" && !auth) return apiError(401, 304, "unauthorized");
       return await route.handle({ req, url, host, path, params, auth, state, body, rawBody, now: now() });
     });

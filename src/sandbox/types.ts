@@ -58,6 +58,8 @@ export interface Route {
   auth: "required" | "optional" | "none";
   /** True when the route mutates state (state is then persisted). */
   mutates?: boolean;
+  /** The page this route serves, by the name `svc sandbox retire` uses (e.g. "venue-static"). */
+  page?: RetirablePage;
   handle(ctx: RouteContext): Response | Promise<Response>;
 }
 
@@ -76,9 +78,28 @@ export interface SandboxState {
   revoked_access: string[];
   /** Whether /v1/user/me carries a membership signal, and its value. */
   user_plus_signal: boolean | null;
+  /** Retired pages and the status each answers with (`svc sandbox retire`); absent = none. */
+  retired?: Partial<Record<RetirablePage, RetireStatus>>;
   /** Extension slots for later capabilities (addresses, favourites, baskets, …). */
   [key: string]: unknown;
 }
+
+/** Upstream pages the sandbox can retire (answer as if gone or blocked), to rehearse upstream drift. */
+export const RETIRABLE_PAGES = [
+  "venue-static",
+  "venue-dynamic",
+  "front",
+  "search",
+  "assortment",
+  "assortment-search",
+  "venue-content",
+  "item-page",
+] as const;
+export type RetirablePage = typeof RETIRABLE_PAGES[number];
+
+/** How a retired page answers: 404 and 410 (gone), 403 (a challenge page), 429 (rate limited). */
+export const RETIRE_STATUSES = [404, 410, 403, 429] as const;
+export type RetireStatus = typeof RETIRE_STATUSES[number];
 
 export interface Fault {
   /** Host the fault applies to; any host when absent. */

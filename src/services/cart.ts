@@ -7,9 +7,9 @@
 import { SvcError } from "../core/errors.ts";
 import { isObjectId } from "../core/ids.ts";
 import { type Money, money } from "../core/money.ts";
-import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
+import { arr, bool, language, num, obj, type ServiceContext, str } from "./context.ts";
 import { coordsQuery, type ResolvedLocation } from "./location.ts";
-import { venueStatic } from "./venue_lookup.ts";
+import { venueFacts } from "./venue_lookup.ts";
 import { withMutationLock } from "./mutation_lock.ts";
 import { changedError, requireShape, UPSTREAM } from "../gateway/shapes.ts";
 
@@ -348,17 +348,63 @@ export async function totalsAfter(
 
 const withoutBaskets = ({ baskets: _b, ...totals }: Totals & { baskets: Basket[] }): Totals => totals;
 
-/** The basket's currency, else the venue page's; never a default (spec §4.3 rule 4). */
-export async function basketCurrency(ctx: ServiceContext, basket: Basket): Promise<string> {
+/**
+ * The basket's currency (spec §4.3 rule 4), else its venue's (the static page, or the page that named
+ * the venue when that one is unavailable), else the currency of a line's item on its item page; never
+ * a default. `loc` lets the venue be found near it when its static page is unavailable.
+ */
+export async function basketCurrency(
+  ctx: ServiceContext,
+  basket: Basket,
+  loc?: ResolvedLocation,
+): Promise<string> {
   if (basket.venue.currency) return basket.venue.currency;
   if (basket.venue.slug) {
-    const c = str(obj((await venueStatic(ctx, basket.venue.slug)).payload.venue)?.currency);
-    if (c) return c;
+    try {
+      const { currency } = await venueFacts(ctx, basket.venue.slug, loc && (() => Promise.resolve(loc)));
+      if (currency) return currency;
+    } catch (e) {
+      if (!(e instanceof SvcError) || NOT_DEGRADABLE.includes(e.code)) throw e;
+    }
+  }
+  for (const line of basket.lines.slice(0, 3)) {
+    if (!basket.venue.id) break;
+    try {
+      const currency = await itemCurrency(ctx, basket.venue.id, line.id);
+      if (currency) return currency;
+    } catch (e) {
+      if (!(e instanceof SvcError) || NOT_DEGRADABLE.includes(e.code)) throw e;
+    }
   }
   throw new SvcError(
     "SVC_CURRENCY_UNKNOWN",
     "the basket's currency cannot be verified, so it was not changed",
   );
+}
+
+const NOT_DEGRADABLE = [
+  "SVC_INTERRUPTED",
+  "SVC_PERMISSION_DENIED",
+  "SVC_AUTH_REQUIRED",
+  "SVC_AUTH_REFRESH_FAILED",
+];
+
+/** The currency an item page states for the item's price (`price.currency`, else `currency`). */
+async function itemCurrency(
+  ctx: ServiceContext,
+  venueId: string,
+  itemId: string,
+): Promise<string | undefined> {
+  const { data } = await ctx.gw.request({
+    host: "consumer_api",
+    method: "GET",
+    path: `/order-xp/web/v1/pages/venue/${encodeURIComponent(venueId)}/item/${encodeURIComponent(itemId)}`,
+    query: { language: language(ctx.locale) },
+    auth: "optional",
+  });
+  const item = obj(obj(data)?.item) ?? obj(data);
+  const currency = str(obj(item?.price)?.currency) ?? str(item?.currency);
+  return currency && /^[A-Z]{3}$/.test(currency) ? currency : undefined;
 }
 
 export interface RemoveResult extends Totals {
@@ -455,7 +501,7 @@ export async function removeItem(
       await bulkDelete(ctx, [basket.id]);
       mutation = "clear";
     } else {
-      await postBasket(ctx, basket.venue.id!, await basketCurrency(ctx, basket), remaining);
+      await postBasket(ctx, basket.venue.id!, await basketCurrency(ctx, basket, loc), remaining);
     }
     const totals = withoutBaskets(await totalsAfter(ctx, loc, basket.venue.id));
     return {

@@ -179,7 +179,7 @@ async function resolveAddVenue(
   const ref: VenueRef = req.venue.kind === "id" && slugHint ? { kind: "slug", slug: slugHint } : req.venue;
   let page: VenueStatic;
   try {
-    page = await openVenue(ctx, ref, location);
+    page = await openVenue(ctx, ref, location, { need: "id" });
   } catch (e) {
     if (e instanceof SvcError && ["SVC_NOT_FOUND", "SVC_VENUE_UNRESOLVED"].includes(e.code)) {
       throw new SvcError("SVC_VENUE_UNRESOLVED", `cannot resolve the venue to its id: ${e.message}`, {
@@ -595,7 +595,13 @@ export async function addToCart(
 export async function nameBasketOptions(ctx: ServiceContext, basket: Basket): Promise<void> {
   const ids = basket.lines.filter((l) => l.options.length).map((l) => l.id);
   if (!ids.length || !basket.venue.slug || !basket.venue.id) return;
-  const venue = { slug: basket.venue.slug, id: basket.venue.id, payload: {}, from_cache: false };
+  const venue: VenueStatic = {
+    slug: basket.venue.slug,
+    id: basket.venue.id,
+    payload: {},
+    from_cache: false,
+    source: "static",
+  };
   const items = await assortmentDetails(ctx, venue, ids).catch((e) => {
     if (!degradable(e)) throw e;
     return [];

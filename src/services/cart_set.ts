@@ -175,7 +175,7 @@ export async function setLineCount(
       await bulkDelete(ctx, [basket.id]);
       mutation = "clear";
     } else {
-      await postBasket(ctx, basket.venue.id!, await basketCurrency(ctx, basket), remaining);
+      await postBasket(ctx, basket.venue.id!, await basketCurrency(ctx, basket, loc), remaining);
     }
     return result(mutation, await totalsAfter(ctx, loc, basket.venue.id));
   });

@@ -8,7 +8,8 @@ import { type Money, money } from "../core/money.ts";
 import { arr, language, num, obj, type ServiceContext, str } from "./context.ts";
 import type { ResolvedLocation } from "./location.ts";
 import { basketCurrency, type BasketLine, loadBaskets, requireBasket } from "./cart.ts";
-import { resolveVenue, venueStatic } from "./venue_lookup.ts";
+import { resolveVenue, venueFacts } from "./venue_lookup.ts";
+import { iso3 } from "../core/countries.ts";
 import { assortmentRoot, MAX_CATEGORY_DEPTH } from "./venue.ts";
 import { requireShape } from "../gateway/shapes.ts";
 
@@ -210,6 +211,32 @@ async function fillCategories(
   }));
 }
 
+/**
+ * The venue's ISO-3 country for the purchase plan: the basket's when it is ISO-3, else the venue's
+ * (its static page, or the page that named the venue when that one is unavailable), else the basket's
+ * ISO-2 code mapped to ISO-3. Null only when no source names it.
+ */
+async function venueCountry(
+  ctx: ServiceContext,
+  basketCountry: string | null,
+  slug: string,
+  loc: ResolvedLocation,
+): Promise<string | null> {
+  if (basketCountry && /^[A-Za-z]{3}$/.test(basketCountry)) return basketCountry.toUpperCase();
+  try {
+    const found = iso3((await venueFacts(ctx, slug, () => Promise.resolve(loc))).country);
+    if (found) return found;
+  } catch (e) {
+    if (
+      !(e instanceof SvcError) ||
+      ["SVC_INTERRUPTED", "SVC_PERMISSION_DENIED", "SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED"].includes(
+        e.code,
+      )
+    ) throw e;
+  }
+  return iso3(basketCountry) ?? basketCountry;
+}
+
 export async function checkoutPreview(
   ctx: ServiceContext,
   loc: ResolvedLocation,
@@ -227,7 +254,7 @@ export async function checkoutPreview(
   const slug = basket.venue.slug ??
     (await resolveVenue(ctx, { kind: "id", id: venueId }, () => Promise.resolve(loc))).slug;
   const [currency, index] = await Promise.all([
-    basketCurrency(ctx, { ...basket, venue: { ...basket.venue, slug } }),
+    basketCurrency(ctx, { ...basket, venue: { ...basket.venue, slug } }, loc),
     assortmentIndex(ctx, slug).catch((e) => {
       // Rule 2: an unavailable assortment does not abort the preview; item pages give the categories.
       if (
@@ -239,10 +266,7 @@ export async function checkoutPreview(
     }),
   ]);
   await fillCategories(ctx, venueId, basket.lines, index);
-  let country = basket.venue.country;
-  if (!country || country.length !== 3) {
-    country = str(obj((await venueStatic(ctx, slug)).payload.venue)?.country)?.toUpperCase() ?? country;
-  }
+  const country = await venueCountry(ctx, basket.venue.country, slug, loc);
   const plan = {
     venue: { id: venueId, currency, country },
     delivery_method: "homedelivery",

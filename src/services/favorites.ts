@@ -65,20 +65,21 @@ export interface FavoriteMutation {
 }
 
 /**
- * A slug (or URL) resolves through the static venue page; an id is used as it is (its slug comes
- * from the slug cache when known).
+ * A slug (or URL) resolves through the venue identity chain (the static page, else the pages near
+ * `location` that name the venue); an id is used as it is (its slug comes from the slug cache when known).
  */
 export async function setFavorite(
   ctx: ServiceContext,
   ref: VenueRef,
   on: boolean,
+  location?: () => Promise<ResolvedLocation>,
 ): Promise<FavoriteMutation> {
   let venueId: string, slug: string | null;
   if (ref.kind === "id") {
     venueId = ref.id;
     slug = (await ctx.slugCache.findById(ref.id))?.slug ?? null;
   } else {
-    ({ id: venueId, slug } = await resolveVenue(ctx, ref));
+    ({ id: venueId, slug } = await resolveVenue(ctx, ref, location));
   }
   try {
     await ctx.gw.request({

@@ -599,7 +599,7 @@ export async function venueMenu(
     req.query !== undefined ? searchMenu(ctx, slug, req.query) : assortmentRoot(ctx, slug);
   const early = ref.kind === "slug" ? first(ref.slug) : undefined;
   early?.catch(() => {});
-  const venue = await openVenue(ctx, ref, location);
+  const venue = await openVenue(ctx, ref, location, { need: "id" });
   const id = identityOf(venue, ctx.locale);
   const slug = venue.slug;
   const firstRead = () => early ?? first(slug);
@@ -996,7 +996,7 @@ export async function venueItem(
   item: ItemRef,
   location?: () => Promise<ResolvedLocation>,
 ): Promise<VenueItemDetail> {
-  const venue = await openVenue(ctx, ref, location);
+  const venue = await openVenue(ctx, ref, location, { need: "id" });
   let pageError: SvcError;
   try {
     const detail = await itemPage(ctx, venue, item.itemId);

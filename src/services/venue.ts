@@ -10,7 +10,7 @@ import { type Money, money } from "../core/money.ts";
 import type { VenueRef } from "../core/refs.ts";
 import { arr, bool, isObj, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
 import { coordsQuery, type ResolvedLocation } from "./location.ts";
-import { resolveVenue, type VenueStatic, venueStatic } from "./venue_lookup.ts";
+import { resolveVenue, type VenueNeed, type VenueStatic, venueStatic } from "./venue_lookup.ts";
 import { type Rating, ratingOf } from "./venue_rows.ts";
 import {
   campaignsOf,
@@ -27,13 +27,17 @@ import { requireShape } from "../gateway/shapes.ts";
 export { DETAIL_SECTIONS, WEEKDAYS };
 export type { DetailSection, HoursRow, ParsedHours, Weekday };
 
-/** A venue ref to its static page. Slugs fail with SVC_NOT_FOUND; ids resolve through the cache or feed. */
+/**
+ * A venue ref to its page. Slugs go through the identity chain (`venueStatic`); ids resolve to a slug
+ * through the cache or feed first. `need: "id"` is content without the static page (see VenueNeed).
+ */
 export async function openVenue(
   ctx: ServiceContext,
   ref: VenueRef,
   location?: () => Promise<ResolvedLocation>,
+  opts: { need?: VenueNeed } = {},
 ): Promise<VenueStatic> {
-  if (ref.kind === "slug") return await venueStatic(ctx, ref.slug, location);
+  if (ref.kind === "slug") return await venueStatic(ctx, ref.slug, location, opts);
   const located = location && (async () => {
     try {
       return await location();
@@ -46,7 +50,7 @@ export async function openVenue(
       );
     }
   });
-  return await venueStatic(ctx, (await resolveVenue(ctx, ref, located)).slug);
+  return await venueStatic(ctx, (await resolveVenue(ctx, ref, located)).slug, location, opts);
 }
 
 /** The facts every venue command reports, from the static page. */
@@ -71,16 +75,18 @@ export function identityOf(page: VenueStatic, locale = "en"): VenueIdentity {
   return {
     venue_id: page.id,
     slug: page.slug,
-    name: str(v?.name) ?? localized(raw?.name, locale) ?? null,
-    currency: str(v?.currency) ?? str(raw?.currency) ?? null,
-    timezone: str(v?.timezone) ?? str(raw?.timezone) ?? null,
+    name: str(v?.name) ?? localized(raw?.name, locale) ?? page.facts?.name ?? null,
+    currency: str(v?.currency) ?? str(raw?.currency) ?? page.facts?.currency ?? null,
+    timezone: str(v?.timezone) ?? str(raw?.timezone) ?? page.facts?.timezone ?? null,
   };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Opening hours
 
-export interface VenueHours extends ParsedHours {
+export interface VenueHours extends Omit<ParsedHours, "hours"> {
+  /** Opening windows; null when the venue page is unavailable upstream (unknown, never "closed"). */
+  hours: HoursRow[] | null;
   venue_id: string;
   slug: string;
   name: string | null;
@@ -96,8 +102,11 @@ export function hoursOf(
   ctx: Pick<ServiceContext, "locale" | "warn">,
 ): VenueHours {
   const id = identityOf(page, ctx.locale);
-  const parsed = parseHours(page.payload, (m) => ctx.warn(m, "drift"));
-  if (parsed.unknown_days.length === WEEKDAYS.length) {
+  if (page.unavailable) ctx.warn(`${page.unavailable}; opening hours unknown`);
+  const parsed: Omit<ParsedHours, "hours"> & { hours: HoursRow[] | null } = page.unavailable
+    ? { hours: null, closed_days: [], unknown_days: [...WEEKDAYS], days_without_hours: [...WEEKDAYS] }
+    : parseHours(page.payload, (m) => ctx.warn(m, "drift"));
+  if (!page.unavailable && parsed.unknown_days.length === WEEKDAYS.length) {
     ctx.warn(`the venue page of "${page.slug}" carries no opening hours; they are unknown`);
   }
   if (timezoneLabel && id.timezone && timezoneLabel !== id.timezone) {
@@ -174,7 +183,8 @@ export interface VenueDetails {
   promotions: string[];
   /** The --include sections present below. */
   included: DetailSection[];
-  hours?: HoursRow[];
+  /** Null when the venue page is unavailable upstream. */
+  hours?: HoursRow[] | null;
   closed_days?: Weekday[];
   unknown_days?: Weekday[];
   days_without_hours?: Weekday[];
@@ -216,7 +226,17 @@ export function detailsOf(
   ctx: Pick<ServiceContext, "locale" | "warn">,
 ): VenueDetails {
   const v = obj(page.payload.venue) ?? {}, raw = obj(page.payload.venue_raw) ?? {};
-  if (!isObj(page.payload.venue)) ctx.warn(`the venue page of "${page.slug}" has no venue section`, "drift");
+  if (page.unavailable) {
+    const only = [
+      "address",
+      "description",
+      "rating",
+      ...(include.includes("hours") ? ["opening hours"] : []),
+    ];
+    ctx.warn(`${page.unavailable}; ${only.slice(0, -1).join(", ")} and ${only.at(-1)} unknown`);
+  } else if (!isObj(page.payload.venue)) {
+    ctx.warn(`the venue page of "${page.slug}" has no venue section`, "drift");
+  }
   const id = identityOf(page, ctx.locale);
   const minimum = num(page.payload.order_minimum) ?? num(v.order_minimum);
   const out: VenueDetails = {
@@ -227,7 +247,7 @@ export function detailsOf(
     address: str(v.address) ?? null,
     post_code: str(v.post_code) ?? null,
     city: str(v.city) ?? null,
-    country: str(v.country) ?? null,
+    country: str(v.country) ?? page.facts?.country ?? null,
     currency: id.currency,
     timezone: id.timezone,
     product_line: str(v.product_line) ?? null,
@@ -240,7 +260,7 @@ export function detailsOf(
     included: include,
   };
   if (include.includes("hours")) {
-    const h = hoursOf(page, null, ctx);
+    const h = hoursOf(page, null, { ...ctx, warn: page.unavailable ? () => {} : ctx.warn });
     out.hours = h.hours;
     out.closed_days = h.closed_days;
     out.unknown_days = h.unknown_days;
@@ -482,7 +502,7 @@ export async function venueCategories(
   // Given a slug, the assortment shares a round trip with a cold venue page (its error still wins).
   const early = ref.kind === "slug" ? assortmentRoot(ctx, ref.slug) : undefined;
   early?.catch(() => {});
-  const venue = await openVenue(ctx, ref, location);
+  const venue = await openVenue(ctx, ref, location, { need: "id" });
   const id = identityOf(venue, ctx.locale);
   const root = await (early ?? assortmentRoot(ctx, venue.slug));
   const strategy = str(root.loading_strategy) ?? null;

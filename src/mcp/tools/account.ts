@@ -249,7 +249,7 @@ function favoriteTool(on: boolean) {
     async run(args, call) {
       const ref = parseVenueRef(args.venue);
       call.requireSession();
-      const data = await setFavorite(call.ctx, ref, on);
+      const data = await setFavorite(call.ctx, ref, on, call.location({}));
       return {
         data: { ...data },
         summary: `${data.slug ?? data.venue_id} is ${on ? "now" : "no longer"} a favorite`,

@@ -46,8 +46,10 @@ const detailTool = tool({
     product_line: nstr,
     order_minimum: nMoney,
     promotions: z.array(z.string()),
-    hours: z.array(z.object({ day: z.string(), open: z.string(), close: z.string() })).optional()
-      .describe("venue-local; close < open: past midnight"),
+    hours: z.array(z.object({ day: z.string(), open: z.string(), close: z.string() })).nullable().optional()
+      .describe(
+        "venue-local; close < open: past midnight; null when the venue page is unavailable (unknown)",
+      ),
     closed_days: z.array(z.string()).optional(),
     tags: z.array(z.string()).optional(),
     rating: z.object({ score: nnum, volume: nnum }).nullable().optional(),

@@ -2,7 +2,7 @@
  * Discovery endpoints of the sandbox: home feed, search, venue pages, assortment, venue content, item
  * detail, the retired `/v3/venues` endpoints and the geocoding proxy. All read-only, auth optional.
  */
-import type { Route, RouteContext } from "../types.ts";
+import type { RetirablePage, Route, RouteContext } from "../types.ts";
 import { apiError, isRecord, json } from "../http.ts";
 import {
   catalog,
@@ -611,6 +611,7 @@ const dynamicPage = withVenue((v, ctx) => {
       promotions: promotions(v),
     },
     venue_raw: {
+      id: v.id,
       delivery_specs: {
         original_delivery_price: v.deliveryFee,
         delivery_enabled: status !== "closed",
@@ -859,17 +860,23 @@ const post = (host: Route["host"], pattern: string, handle: Route["handle"]): Ro
   method: "POST",
 });
 
+/** Marks a route as serving one of the pages `svc sandbox retire` can retire. */
+const page = (name: RetirablePage, route: Route): Route => ({ ...route, page: name });
+
 export const discoveryRoutes: Route[] = [
-  get("consumer_api", "/v1/pages/front", frontPage),
-  post("user_api", "/v1/pages/search", search),
-  get("consumer_api", "/order-xp/web/v1/pages/venue/slug/:slug/static", staticPage),
-  get("consumer_api", "/order-xp/web/v1/venue/slug/:slug/dynamic/", dynamicPage),
-  get("consumer_api", ASSORTMENT, assortment),
-  get("consumer_api", `${ASSORTMENT}/categories/slug/:category`, assortmentCategory),
-  post("consumer_api", `${ASSORTMENT}/items`, assortmentItems),
-  post("consumer_api", `${ASSORTMENT}/items/search`, assortmentSearch),
-  get("consumer_api", "/consumer-api/venue-content-api/v3/web/venue-content/slug/:slug", venueContent),
-  get("consumer_api", "/order-xp/web/v1/pages/venue/:venueId/item/:itemId", itemDetail),
+  page("front", get("consumer_api", "/v1/pages/front", frontPage)),
+  page("search", post("user_api", "/v1/pages/search", search)),
+  page("venue-static", get("consumer_api", "/order-xp/web/v1/pages/venue/slug/:slug/static", staticPage)),
+  page("venue-dynamic", get("consumer_api", "/order-xp/web/v1/venue/slug/:slug/dynamic/", dynamicPage)),
+  page("assortment", get("consumer_api", ASSORTMENT, assortment)),
+  page("assortment", get("consumer_api", `${ASSORTMENT}/categories/slug/:category`, assortmentCategory)),
+  page("assortment", post("consumer_api", `${ASSORTMENT}/items`, assortmentItems)),
+  page("assortment-search", post("consumer_api", `${ASSORTMENT}/items/search`, assortmentSearch)),
+  page(
+    "venue-content",
+    get("consumer_api", "/consumer-api/venue-content-api/v3/web/venue-content/slug/:slug", venueContent),
+  ),
+  page("item-page", get("consumer_api", "/order-xp/web/v1/pages/venue/:venueId/item/:itemId", itemDetail)),
   get("user_api", "/v3/venues/:id", retired),
   get("user_api", "/v3/venues/slug/:slug", retired),
   get("user_api", "/v1/google/geocode/json", geocode),
