@@ -40,6 +40,7 @@ const page = (payload: Record<string, unknown>): VenueStatic => ({
   slug: "pasta-piccola",
   payload,
   from_cache: false,
+  source: "static",
 });
 
 Deno.test("opening times: seconds, $date, HH:MM, split shifts, days without rows; drift is skipped", () => {
