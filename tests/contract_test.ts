@@ -461,6 +461,14 @@ Deno.test("contract: checkout quote — takeaway is its own mode, rows and payab
     ["Total", 3539],
   ]);
   const plan = (await server()).calls.find((c) => c.path === "/order-xp/web/v2/pages/checkout")!.body as Any;
+  // The body is a purchase plan, nothing flat beside it: upstream rejected the old flat body in 2026
+  // with `400 ('body', 'purchase_plan'): Field required`.
+  assert.deepEqual(Object.keys(plan), ["purchase_plan"]);
+  for (
+    const k of ["venue", "delivery_method", "menu_items", "courier_tip", "is_priority_delivery", "delivery"]
+  ) {
+    assert.ok(k in plan.purchase_plan, k);
+  }
   assert.equal(plan.purchase_plan.menu_items[0].category_id, "6a6f000000000000000000a1");
   assert.equal(plan.purchase_plan.venue.country, "FIN");
 });

@@ -126,3 +126,63 @@ Deno.test("the CI job runs the smoke suite with tokens from the environment: not
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** The README's scheduled drift job: its one step's script and environment. */
+async function driftJob(): Promise<{ run: string; env: Record<string, string> }> {
+  const readme = await Deno.readTextFile(join(ROOT, "README.md"));
+  const doc = load(readmeBlock(readme, "drift-job", "yaml")) as { jobs: Record<string, { steps: Step[] }> };
+  const step = Object.values(doc.jobs).flatMap((j) => j.steps).find((s) =>
+    s.run?.includes("doctor --upstream")
+  );
+  assert.ok(step?.run && step.env, "a step runs svc doctor --upstream");
+  return { run: step.run, env: step.env };
+}
+
+Deno.test("the README's drift job probes the pages anonymously with narrow flags and fails when one is gone", async () => {
+  const { run, env: stepEnv } = await driftJob();
+  assert.equal(stepEnv.SVC_URL, `https://raw.githubusercontent.com/svc-cli/svc/v${VERSION}`);
+  const envFlag = run.replace(/'/g, "").match(/--allow-env=(\S+)/)?.[1];
+  assert.equal(envFlag, ENV_VARS.join(","), "exactly the variables svc reads");
+  assert.doesNotMatch(run, /--allow-(write|run|all)\b|\s-A\s/);
+  assert.doesNotMatch(JSON.stringify(stepEnv), /WTOKEN|WRTOKEN|secrets\./, "no credentials");
+  // Pointed at the sandbox (this checkout stands in for the release URL), as the CI-job test does.
+  const script = run.replace(/--allow-net=[^\s\\]+/, "--allow-net=127.0.0.1");
+  assert.notEqual(script, run);
+  const dir = await Deno.makeTempDir({ prefix: "svc-drift-job-" });
+  const sandbox = await startSandbox({ port: 0, now: TEST_NOW });
+  const home = join(dir, "home");
+  const cwd = join(dir, "work");
+  try {
+    await Deno.mkdir(home);
+    await Deno.mkdir(cwd);
+    const env = {
+      ...baseEnv(),
+      PATH: `${dirname(Deno.execPath())}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+      HOME: home,
+      DENO_DIR: await denoDir(),
+      SVC_URL: ROOT.replace(/\/$/, ""),
+      SVC_USER_API_URL: sandbox.urls.user_api_url,
+      SVC_CONSUMER_API_URL: sandbox.urls.consumer_api_url,
+    };
+    // jq stands in as a recorder: the runner's jq is not the test's concern.
+    const job = () => sh(`jq() { echo "jq $*"; }\n${script}`, [], env, cwd);
+    const fine = await job();
+    expectExit(fine, 0, "every page ok");
+    const ok = JSON.parse(await Deno.readTextFile(join(cwd, "upstream.json"))).data;
+    assert.equal(ok.counts.ok, 7);
+    assert.ok(sandbox.log().every((e) => e.auth === "none"), "no credentials were sent");
+
+    sandbox.state.retired = { "venue-static": 404 };
+    const gone = await job();
+    expectExit(gone, 1, "a page is gone");
+    const report = JSON.parse(await Deno.readTextFile(join(cwd, "upstream.json")));
+    assert.equal(report.data.changed, true);
+    assert.equal(
+      report.data.endpoints.find((e: { status: string }) => e.status === "gone").name,
+      "the venue page",
+    );
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -347,7 +347,8 @@ function deliveryConfigs(v: Venue, method: string, requested: Mode, override: un
 
 function checkout(ctx: RouteContext): Response {
   const plan = isRecord(ctx.body) ? ctx.body.purchase_plan : undefined;
-  if (!isRecord(plan)) return bad("purchase_plan must be an object");
+  // The real endpoint answered the old flat body (no purchase_plan) this way in 2026.
+  if (!isRecord(plan)) return bad("('body', 'purchase_plan'): Field required");
   const pv = plan.venue;
   if (!isRecord(pv) || typeof pv.id !== "string") return bad("purchase_plan.venue.id is required");
   const venue = catalog().byId.get(pv.id);
