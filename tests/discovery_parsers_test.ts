@@ -106,7 +106,10 @@ Deno.test("frontPage: unknown templates and non-venue items are skipped with war
   assert.equal(page.sections[1].brands.length, 1);
   assert.ok(ctx.warnings.some((w) => w.includes("mystery-widget")));
   assert.ok(ctx.warnings.some((w) => w.includes("not venues")));
-  await assert.rejects(frontPage(ctxWith([1, 2]), LOC), /not a JSON object/);
+  await assert.rejects(
+    frontPage(ctxWith([1, 2]), LOC),
+    /the marketplace changed the home feed: `\(the body\)` is an array, where svc expects an object/,
+  );
   assert.deepEqual((await frontPage(ctxWith({}), LOC)).sections, []);
 });
 

@@ -32,7 +32,8 @@ export const UPSTREAM = {
   front: {
     endpoint: "GET /v1/pages/front",
     title: "the home feed",
-    needs: [[f("", "object")], [f("sections", "array")]],
+    // A place without venues may answer without sections: an empty feed, with a warning, not a change.
+    needs: [[f("", "object")]],
   },
   venue_static: {
     endpoint: "GET /order-xp/web/v1/pages/venue/slug/{slug}/static",
@@ -42,7 +43,8 @@ export const UPSTREAM = {
   venue_dynamic: {
     endpoint: "GET /order-xp/web/v1/venue/slug/{slug}/dynamic/",
     title: "the venue's live page",
-    needs: [[f("venue", "object")], [f("venue.id", "string"), f("venue_raw.id", "string")]],
+    // Its venue id stands in for the static page's; without it svc asks the feed and search instead.
+    needs: [[f("venue", "object")]],
   },
   assortment: {
     endpoint: "GET /consumer-api/consumer-assortment/v1/venues/slug/{slug}/assortment",
@@ -194,6 +196,8 @@ function fits(v: unknown, type: FieldType): boolean {
   return t === type || (type === "number" && t === "integer");
 }
 
+const withArticle = (word: string) => `${/^[aeiou]/.test(word) ? "an" : "a"} ${word}`;
+
 /** The first need of `key` that `data` does not meet, or undefined when it carries everything. */
 export function shapeChange(key: EndpointKey, data: unknown): ShapeChange | undefined {
   const shape: EndpointShape = UPSTREAM[key];
@@ -216,7 +220,7 @@ export function shapeChange(key: EndpointKey, data: unknown): ShapeChange | unde
 export function changedError(key: EndpointKey, change: ShapeChange, what?: string): SvcError {
   const found = change.found === "missing"
     ? "is missing"
-    : `is ${change.found === "null" ? "null" : `a ${change.found}`}`;
+    : `is ${change.found === "null" ? "null" : withArticle(change.found)}`;
   return new SvcError(
     "SVC_UPSTREAM_CHANGED",
     `the marketplace changed ${

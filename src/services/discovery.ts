@@ -77,6 +77,7 @@ export async function frontPage(
 ): Promise<FrontPage & { raw: unknown }> {
   const data = await frontFeed(ctx, loc);
   const page = requireShape("front", data);
+  if (!Array.isArray(page.sections)) ctx.warn("the home feed carries no sections; it is empty here", "drift");
   const sections: RawSection[] = [];
   const skippedTemplates = new Set<string>();
   let skippedItems = 0;
