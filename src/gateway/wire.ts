@@ -486,6 +486,44 @@ function abortable<T>(signal: AbortSignal | undefined, step: Promise<T>, onAbort
 }
 
 /**
+ * The request as written: the request line (origin form, or the absolute form to an HTTP proxy for an
+ * http target), Host, the caller's headers, svc's User-Agent and accepted encodings unless given,
+ * Content-Length (POST and PUT always, others when they carry a body), `Connection: close`, then the body.
+ */
+export function requestBytes(
+  req: Pick<OnceRequest, "method" | "headers" | "body">,
+  url: URL,
+  proxy?: Proxy,
+): Uint8Array {
+  const secure = url.protocol === "https:";
+  const body = req.body === undefined ? new Uint8Array(0) : new TextEncoder().encode(req.body);
+  const target = proxy && !secure
+    ? `${url.protocol}//${url.host}${url.pathname}${url.search}`
+    : `${url.pathname}${url.search}`;
+  if (!TOKEN.test(req.method)) throw new TypeError(`invalid method ${req.method}`);
+  let head = `${req.method} ${target} HTTP/1.1\r\n${headerLine("host", url.host)}`;
+  const given = new Set<string>();
+  for (const [name, value] of Object.entries(req.headers)) {
+    const lower = name.toLowerCase();
+    if (OWN_HEADERS.has(lower)) continue;
+    given.add(lower);
+    head += headerLine(lower, value);
+  }
+  if (!given.has("user-agent")) head += headerLine("user-agent", USER_AGENT);
+  if (!given.has("accept-encoding")) head += headerLine("accept-encoding", "gzip, deflate");
+  if (body.length > 0 || req.method === "POST" || req.method === "PUT") {
+    head += headerLine("content-length", String(body.length));
+  }
+  if (proxy?.authorization && !secure) head += headerLine("proxy-authorization", proxy.authorization);
+  head += "connection: close\r\n\r\n";
+  const headBytes = new TextEncoder().encode(head);
+  const bytes = new Uint8Array(headBytes.length + body.length);
+  bytes.set(headBytes);
+  bytes.set(body, headBytes.length);
+  return bytes;
+}
+
+/**
  * Sends one request on a connection of its own, with Content-Length, and returns the answer. Never
  * retries and never re-sends: whatever happens after the first byte is written is reported, not repeated.
  */
@@ -506,29 +544,7 @@ export async function sendOnce(req: OnceRequest): Promise<Response> {
   }
 
   // The request, built before connecting: head and body go out in one write.
-  const body = req.body === undefined ? new Uint8Array(0) : new TextEncoder().encode(req.body);
-  const target = proxy && !secure
-    ? `${url.protocol}//${url.host}${url.pathname}${url.search}`
-    : `${url.pathname}${url.search}`;
-  let head = `${req.method} ${target} HTTP/1.1\r\n${headerLine("host", url.host)}`;
-  const given = new Set<string>();
-  for (const [name, value] of Object.entries(req.headers)) {
-    const lower = name.toLowerCase();
-    if (OWN_HEADERS.has(lower)) continue;
-    given.add(lower);
-    head += headerLine(lower, value);
-  }
-  if (!given.has("user-agent")) head += headerLine("user-agent", USER_AGENT);
-  if (!given.has("accept-encoding")) head += headerLine("accept-encoding", "gzip, deflate");
-  if (body.length > 0 || req.method === "POST" || req.method === "PUT") {
-    head += headerLine("content-length", String(body.length));
-  }
-  if (proxy?.authorization && !secure) head += headerLine("proxy-authorization", proxy.authorization);
-  head += "connection: close\r\n\r\n";
-  const headBytes = new TextEncoder().encode(head);
-  const request = new Uint8Array(headBytes.length + body.length);
-  request.set(headBytes);
-  request.set(body, headBytes.length);
+  const request = requestBytes(req, url, proxy);
 
   let conn: Deno.Conn | undefined;
   let closed = false;
