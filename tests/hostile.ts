@@ -47,7 +47,6 @@ export interface Rule {
 
 export interface Hostile {
   port: number;
-  /** `http://127.0.0.1:<port>`, or `http://[::1]:<port>` when started on IPv6. */
   origin: string;
   /** SVC_*_URL values pointing at this server. */
   env: Record<string, string>;
@@ -224,14 +223,11 @@ function ruleFor(rules: Rule[], method: string, fullPath: string): Rule | undefi
   return undefined;
 }
 
-/**
- * Starts the hostile server in front of `sandbox` (or of nothing: unmatched requests then get 404), on
- * 127.0.0.1 or the given address (e.g. "::1").
- */
-export function startHostile(sandbox?: Sandbox, hostname = "127.0.0.1"): Hostile {
-  const listener = Deno.listen({ hostname, port: 0 });
+/** Starts the hostile server in front of `sandbox` (or of nothing: unmatched requests then get 404). */
+export function startHostile(sandbox?: Sandbox): Hostile {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
-  const origin = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+  const origin = `http://127.0.0.1:${port}`;
   const arrivals: Arrival[] = [];
   const rules: Rule[] = [];
   const conns = new Set<Deno.Conn>();
