@@ -32,8 +32,11 @@ export type Action =
   | { kind: "huge"; bytes: number; chunked?: boolean }
   /** 200 with `Content-Encoding: gzip`: a small body that decodes to `decodedBytes` zero bytes. */
   | { kind: "gzip_bomb"; decodedBytes: number }
-  /** Writes these bytes as the whole answer (any framing, valid or not), then closes the socket. */
-  | { kind: "raw"; bytes: string | Uint8Array };
+  /**
+   * Writes these bytes as the whole answer (any framing, valid or not), then closes the socket; a list is
+   * written part by part with a pause between (so the client reads a line in pieces).
+   */
+  | { kind: "raw"; bytes: string | Uint8Array | string[] };
 
 export interface Rule {
   method?: string;
@@ -317,7 +320,17 @@ export function startHostile(sandbox?: Sandbox): Hostile {
             return;
           }
           case "raw":
-            await writeAll(conn, typeof action.bytes === "string" ? enc.encode(action.bytes) : action.bytes);
+            if (Array.isArray(action.bytes)) {
+              for (const [i, part] of action.bytes.entries()) {
+                if (i > 0) await new Promise((resolve) => setTimeout(resolve, 30));
+                await writeAll(conn, enc.encode(part));
+              }
+            } else {
+              await writeAll(
+                conn,
+                typeof action.bytes === "string" ? enc.encode(action.bytes) : action.bytes,
+              );
+            }
             return;
           case "gzip_bomb": {
             const gz = await gzipBomb(action.decodedBytes);

@@ -55,6 +55,18 @@ Deno.test("the wire client reads Content-Length, chunked, close-delimited, gzip 
       ["until close", raw("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n", bytes)],
       ["bare LF line ends", raw(`HTTP/1.1 200 OK\ncontent-length: ${bytes.length}\n\n`, bytes)],
       [
+        "lines and chunks arriving in pieces",
+        {
+          kind: "raw",
+          bytes: [
+            "HTTP/1.1 200 OK\r\ntransfer-enc",
+            `oding: chunked\r\n\r\n${bytes.length.toString(16)}\r\n${body.slice(0, 9)}`,
+            `${body.slice(9)}\r`,
+            "\n0\r\n\r\n",
+          ],
+        },
+      ],
+      [
         "100 Continue first",
         raw(`HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: ${bytes.length}\r\n\r\n`, bytes),
       ],

@@ -186,20 +186,20 @@ export function noProxyMatches(list: string, host: string): boolean {
 
 /** The proxy the runtime's fetch would use for `target`, or undefined for a direct connection. */
 export function proxyFor(target: URL, env: EnvReader = envGet): Proxy | undefined {
-  const noProxy = env("NO_PROXY") ?? env("no_proxy") ?? "";
+  // All of them are read, whatever is set: a missing --allow-env shows up on the first change, not later.
+  const v = Object.fromEntries(PROXY_ENV.map((name) => [name, env(name)])) as Record<
+    string,
+    string | undefined
+  >;
+  const noProxy = v.NO_PROXY ?? v.no_proxy ?? "";
   if (noProxy !== "" && noProxyMatches(noProxy, target.hostname)) return undefined;
-  const pick = (upper: string, lower: string) => {
-    const u = env(upper);
-    const fromUpper = u === undefined ? undefined : parseProxy(u, upper);
-    if (fromUpper) return fromUpper;
-    const l = env(lower);
-    return l === undefined ? undefined : parseProxy(l, lower);
-  };
-  // Every variable is read first, so a missing --allow-env shows up whatever is set.
+  const pick = (upper: string, lower: string) =>
+    (v[upper] === undefined ? undefined : parseProxy(v[upper], upper)) ??
+      (v[lower] === undefined ? undefined : parseProxy(v[lower], lower));
   const all = pick("ALL_PROXY", "all_proxy");
-  const https = pick("HTTPS_PROXY", "https_proxy");
-  const http = pick("HTTP_PROXY", "http_proxy");
-  return all ?? (target.protocol === "https:" ? https : target.protocol === "http:" ? http : undefined);
+  if (all) return all;
+  if (target.protocol === "https:") return pick("HTTPS_PROXY", "https_proxy");
+  return target.protocol === "http:" ? pick("HTTP_PROXY", "http_proxy") : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -242,8 +242,9 @@ class Input {
         return text;
       }
       if (this.available > limit) throw invalid("a header line is too long");
-      from = this.buf.length;
+      const scanned = this.available; // fill() moves the unread bytes to the front
       if (!(await this.fill())) return null;
+      from = this.at + scanned;
     }
   }
 
@@ -574,7 +575,11 @@ export async function sendOnce(req: OnceRequest): Promise<Response> {
   try {
     const opened = connect().then((c) => {
       conn = c;
-      if (closed) close(); // aborted while connecting
+      if (closed) { // aborted while connecting: nothing will use it
+        try {
+          c.close();
+        } catch { /* already closed */ }
+      }
       return c;
     });
     opened.catch(() => {}); // an abort may leave it unawaited
