@@ -57,3 +57,6 @@ await (await import("./mcp.ts")).benchMcp();
 
 // The sandbox's shared state file: --sandbox runs, parallel cart adds, per-request cost (bench/sandbox_state.ts).
 await (await import("./sandbox_state.ts")).benchSandboxState();
+
+// Mutation latency: the old streamed-fetch way against the wire client, and cart add/remove (bench/mutations.ts).
+await (await import("./mutations.ts")).benchMutations();

@@ -69,6 +69,15 @@ export const ENV_VARS = [
   "SVC_WRTOKEN",
   // the build date a release binary carries (`svc version`)
   "SVC_BUILD_DATE",
+  // proxies, read as the runtime's fetch reads them: mutations connect through them (src/gateway/wire.ts)
+  "ALL_PROXY",
+  "all_proxy",
+  "HTTPS_PROXY",
+  "https_proxy",
+  "HTTP_PROXY",
+  "http_proxy",
+  "NO_PROXY",
+  "no_proxy",
 ] as const;
 
 /** The targets of the release binaries (`deno compile --target`). */

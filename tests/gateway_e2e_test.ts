@@ -72,7 +72,7 @@ Deno.test("gateway maps upstream failures to SVC_* codes and retries only what i
   });
 });
 
-Deno.test("retries only what is safe: a POST mutation faulted with 429/502/503/504 or a dropped connection arrives once", async () => {
+Deno.test("retries only what is safe: a POST mutation faulted with 429/502/503/504 or a dropped connection arrives once, with Content-Length", async () => {
   await withEnv(async (t) => {
     const s = await t.sandbox.mintSession();
     assert.equal((await t.run(["login", "--wtoken", s.access_token])).code, 0);
@@ -110,7 +110,39 @@ Deno.test("retries only what is safe: a POST mutation faulted with 429/502/503/5
       });
       const r = await add(h.env);
       assert.equal(r.json().error?.code, "SVC_UPSTREAM_TEMPORARY");
-      assert.equal(h.calls().filter((c) => c === "POST /consumer-api/order-xp/v1/baskets").length, 1);
+      assert.match(String(r.json().error?.details?.hint), /svc never re-sends a change/);
+      const posts = h.arrivals.filter((a) =>
+        a.method === "POST" && a.path === "/consumer-api/order-xp/v1/baskets"
+      );
+      assert.equal(posts.length, 1, "the basket POST arrived once");
+      // As the web client sends it: Content-Length with the body's length in bytes, never chunked.
+      assert.equal(
+        posts[0].headers.get("content-length"),
+        String(new TextEncoder().encode(posts[0].body).length),
+      );
+      assert.equal(posts[0].headers.get("transfer-encoding"), null);
+      assert.ok(JSON.parse(posts[0].body), "the JSON body arrived whole");
+
+      // The token refresh, a form body, the same way.
+      const expired = await t.sandbox.mintSession({ accessTtlSeconds: -60 });
+      h.rules.push({
+        method: "POST",
+        host: "auth",
+        path: "/v1/wauth2/access_token",
+        action: { kind: "drop" },
+      });
+      const refresh = await t.run(
+        ["status", "--wtoken", expired.access_token, "--wrtoken", expired.refresh_token, "--format", "json"],
+        h.env,
+      );
+      assert.equal(refresh.json().error?.code, "SVC_UPSTREAM_TEMPORARY");
+      assert.match(String(refresh.json().error?.details?.hint), /svc never re-sends a change/);
+      const refreshes = h.arrivals.filter((a) => a.path === "/auth/v1/wauth2/access_token");
+      assert.equal(refreshes.length, 1, "the refresh arrived once");
+      assert.equal(refreshes[0].headers.get("content-type"), "application/x-www-form-urlencoded");
+      assert.equal(refreshes[0].headers.get("content-length"), String(refreshes[0].body.length));
+      assert.equal(refreshes[0].headers.get("transfer-encoding"), null);
+      assert.equal(new URLSearchParams(refreshes[0].body).get("refresh_token"), expired.refresh_token);
     } finally {
       await h.close();
     }

@@ -2,7 +2,8 @@
  * A hostile upstream for tests: a raw-TCP HTTP/1.1 server (Deno.listen, so the test controls the socket)
  * that records every request as it arrives on the wire and, per rule, forwards it to the sandbox,
  * answers it itself, redirects it, drops the connection (before or after the sandbox saw it), stalls,
- * or streams a huge or decompression-bomb body. Point SVC_*_URL at `urls` to put it in front of the CLI.
+ * streams a huge or decompression-bomb body, or writes raw bytes of its own. Point SVC_*_URL at `urls` to
+ * put it in front of the CLI. `startProxy` is a forwarding and CONNECT proxy that records what it carried.
  */
 
 import type { Sandbox } from "../src/sandbox/mod.ts";
@@ -30,7 +31,12 @@ export type Action =
   /** 200 with a body of `bytes` bytes, streamed (with Content-Length, or chunked without one). */
   | { kind: "huge"; bytes: number; chunked?: boolean }
   /** 200 with `Content-Encoding: gzip`: a small body that decodes to `decodedBytes` zero bytes. */
-  | { kind: "gzip_bomb"; decodedBytes: number };
+  | { kind: "gzip_bomb"; decodedBytes: number }
+  /**
+   * Writes these bytes as the whole answer (any framing, valid or not), then closes the socket; a list is
+   * written part by part with a pause between (so the client reads a line in pieces).
+   */
+  | { kind: "raw"; bytes: string | Uint8Array | string[] };
 
 export interface Rule {
   method?: string;
@@ -313,6 +319,19 @@ export function startHostile(sandbox?: Sandbox): Hostile {
             if (action.chunked) await writeAll(conn, enc.encode("0\r\n\r\n"));
             return;
           }
+          case "raw":
+            if (Array.isArray(action.bytes)) {
+              for (const [i, part] of action.bytes.entries()) {
+                if (i > 0) await new Promise((resolve) => setTimeout(resolve, 30));
+                await writeAll(conn, enc.encode(part));
+              }
+            } else {
+              await writeAll(
+                conn,
+                typeof action.bytes === "string" ? enc.encode(action.bytes) : action.bytes,
+              );
+            }
+            return;
           case "gzip_bomb": {
             const gz = await gzipBomb(action.decodedBytes);
             await writeAll(
@@ -360,6 +379,156 @@ export function startHostile(sandbox?: Sandbox): Hostile {
     arrivals,
     rules,
     calls: () => arrivals.map((a) => `${a.method} ${a.path}`),
+    close: async () => {
+      listener.close();
+      for (const c of conns) {
+        try {
+          c.close();
+        } catch { /* already closed */ }
+      }
+      await accepting;
+      await Promise.allSettled([...tasks]);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A proxy
+
+export interface ProxyEntry {
+  method: string;
+  /** `host:port` for CONNECT, the absolute URL for a forwarded request. */
+  target: string;
+  headers: Headers;
+  body: string;
+}
+
+export interface TestProxy {
+  port: number;
+  /** `http://127.0.0.1:<port>` (add credentials for `auth`). */
+  origin: string;
+  /** Every request it received, CONNECT included, in order. */
+  seen: ProxyEntry[];
+  /** Local ports of the connections it opened for tunnels (what an upstream sees as the peer's port). */
+  tunnelPorts: Set<number>;
+  close(): Promise<void>;
+}
+
+async function pipe(from: Deno.Conn, to: Deno.Conn): Promise<void> {
+  const buf = new Uint8Array(64 * 1024);
+  try {
+    for (;;) {
+      const n = await from.read(buf);
+      if (n === null) break;
+      await writeAll(to, buf.subarray(0, n));
+    }
+  } catch {
+    /* either side went away */
+  } finally {
+    for (const c of [from, to]) {
+      try {
+        c.close();
+      } catch { /* already closed */ }
+    }
+  }
+}
+
+/**
+ * An HTTP proxy on 127.0.0.1: CONNECT opens a tunnel, an absolute-form request is forwarded (with fetch)
+ * and answered. `resolve` maps host names only it knows (e.g. "svc-upstream.test") to addresses, so a
+ * call that reaches such a host can only have come through it. With `auth` (a `Basic …` value) it answers
+ * 407 to anything without that Proxy-Authorization.
+ */
+export function startProxy(opts: { resolve?: Record<string, string>; auth?: string } = {}): TestProxy {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  const seen: ProxyEntry[] = [];
+  const tunnelPorts = new Set<number>();
+  const conns = new Set<Deno.Conn>();
+  const tasks = new Set<Promise<void>>();
+  const address = (host: string) =>
+    opts.resolve?.[host.replace(/^\[|\]$/g, "")] ?? host.replace(/^\[|\]$/g, "");
+
+  const serve = async (conn: Deno.Conn): Promise<void> => {
+    const r = new Reader(conn);
+    try {
+      for (;;) {
+        const req = await readRequest(r);
+        if (!req) return;
+        seen.push({
+          method: req.method,
+          target: req.target,
+          headers: req.headers,
+          body: dec.decode(req.body),
+        });
+        if (opts.auth && req.headers.get("proxy-authorization") !== opts.auth) {
+          await writeAll(
+            conn,
+            head(407, { "proxy-authenticate": 'Basic realm="test"', "content-length": "0" }),
+          );
+          return;
+        }
+        if (req.method === "CONNECT") {
+          const [host, p] = req.target.startsWith("[")
+            ? [req.target.slice(0, req.target.indexOf("]") + 1), req.target.split("]:")[1]]
+            : req.target.split(":");
+          const upstream = await Deno.connect({ hostname: address(host), port: Number(p) });
+          conns.add(upstream);
+          tunnelPorts.add((upstream.localAddr as Deno.NetAddr).port);
+          await writeAll(conn, enc.encode("HTTP/1.1 200 Connection Established\r\n\r\n"));
+          if (r.buf.length) await writeAll(upstream, r.take(r.buf.length));
+          await Promise.all([pipe(conn, upstream), pipe(upstream, conn)]);
+          return;
+        }
+        const url = new URL(req.target);
+        url.hostname = address(url.hostname);
+        const headers = new Headers();
+        req.headers.forEach((v, k) => {
+          if (!HOP_BY_HOP.has(k) && k !== "proxy-authorization") headers.set(k, v);
+        });
+        const hasBody = req.method !== "GET" && req.method !== "HEAD";
+        const res = await fetch(url, {
+          method: req.method,
+          headers,
+          body: hasBody ? req.body : undefined,
+          redirect: "manual",
+        });
+        const body = new Uint8Array(await res.arrayBuffer());
+        const out: Record<string, string> = {};
+        res.headers.forEach((v, k) => {
+          if (!HOP_BY_HOP.has(k)) out[k] = v;
+        });
+        out["content-length"] = String(body.length);
+        await writeAll(conn, head(res.status, out));
+        await writeAll(conn, body);
+        if (/close/i.test(req.headers.get("connection") ?? "")) return;
+      }
+    } catch {
+      // a side went away
+    } finally {
+      conns.delete(conn);
+      try {
+        conn.close();
+      } catch { /* already closed */ }
+    }
+  };
+
+  const accepting = (async () => {
+    try {
+      for await (const conn of listener) {
+        conns.add(conn);
+        const task = serve(conn);
+        tasks.add(task);
+        task.finally(() => tasks.delete(task));
+      }
+    } catch { /* listener closed */ }
+  })();
+
+  return {
+    port,
+    origin: `http://127.0.0.1:${port}`,
+    seen,
+    tunnelPorts,
     close: async () => {
       listener.close();
       for (const c of conns) {

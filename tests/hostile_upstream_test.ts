@@ -10,6 +10,7 @@ import type { Hosts } from "../src/gateway/hosts.ts";
 import { downloadToFile } from "../src/gateway/download.ts";
 import { MAX_BUNDLE_BYTES } from "../src/stats/bundle.ts";
 import { SvcError } from "../src/core/errors.ts";
+import { USER_AGENT } from "../src/version.ts";
 import { join } from "node:path";
 import {
   collect,
@@ -55,41 +56,94 @@ async function signIn(t: Env, run: Run): Promise<{ access_token: string; refresh
 
 const count = (h: Hostile, call: string) => h.calls().filter((c) => c === call).length;
 
-// ---------------------------------------------------------------------------------------------------
-// Item 2: at most once on the wire.
+/**
+ * The one arrival of `method path` came with Content-Length (its body's length in bytes), not chunked.
+ * A body with a JSON content type parses whole.
+ */
+function assertFramed(h: Hostile, method: string, path: string, name: string): void {
+  const [got] = h.arrivals.filter((a) => a.method === method && a.path === path);
+  assert.ok(got, `${name}: arrived`);
+  assert.equal(got.headers.get("transfer-encoding"), null, `${name}: not chunked`);
+  if (got.body !== "" || method !== "DELETE") {
+    assert.equal(
+      got.headers.get("content-length"),
+      String(new TextEncoder().encode(got.body).length),
+      `${name}: Content-Length`,
+    );
+  }
+  if (got.headers.get("content-type") === "application/json") JSON.parse(got.body);
+}
 
-Deno.test("a mutation reaches a server that drops the connection after reading it at most once", async () => {
+// ---------------------------------------------------------------------------------------------------
+// Item 2: at most once on the wire (and issue 20: with Content-Length, as the web client sends it).
+
+Deno.test("a mutation reaches a server that drops the connection after reading it at most once, with Content-Length", async () => {
   const h = startHostile();
   h.rules.push({ path: "*", action: { kind: "drop" } });
   try {
-    // Control: a plain fetch with a buffered body is re-sent by the runtime itself. If this ever fails,
-    // the runtime changed and the counts below may no longer prove anything (they would still hold).
+    // Controls: the runtime's fetch re-sends a buffered POST once by itself, and sends a streamed one
+    // chunked. This is why mutations do not go through fetch. If a control ever fails, the runtime
+    // changed and the counts below may no longer prove anything (they would still hold).
     await fetch(`${h.origin}/control`, { method: "POST", body: "{}" }).then(
       (r) => r.body?.cancel(),
       () => {},
     );
     assert.equal(count(h, "POST /control"), 2, "control: the runtime re-sends a buffered POST once");
+    const stream = new ReadableStream({
+      start: (c) => (c.enqueue(new TextEncoder().encode("{}")), c.close()),
+    });
+    await fetch(`${h.origin}/streamed`, { method: "POST", body: stream }).then(
+      (r) => r.body?.cancel(),
+      () => {},
+    );
+    const streamed = h.arrivals.find((a) => a.path === "/streamed")!;
+    assert.equal(
+      streamed.headers.get("transfer-encoding"),
+      "chunked",
+      "control: a streamed body goes chunked",
+    );
+    assert.equal(streamed.headers.get("content-length"), null);
 
     const base = `${h.origin}/x`;
     const hosts = { auth: base, user_api: base, consumer_api: base, payment: base, release: base } as Hosts;
     const gw = new Gateway({ hosts, locale: "en-FI" });
     const writes = [
-      { method: "POST", path: "/json", json: { a: 1 } },
-      { method: "POST", path: "/form", form: { grant_type: "refresh_token", refresh_token: "r" } },
-      { method: "PUT", path: "/put" },
-      { method: "DELETE", path: "/delete" },
+      {
+        method: "POST",
+        path: "/json",
+        json: { a: 1, name: "Kaisaniemi ä" },
+        sent: '{"a":1,"name":"Kaisaniemi ä"}',
+      },
+      {
+        method: "POST",
+        path: "/form",
+        form: { grant_type: "refresh_token", refresh_token: "r" },
+        sent: "grant_type=refresh_token&refresh_token=r",
+      },
+      { method: "PUT", path: "/put", sent: "" },
+      { method: "DELETE", path: "/delete", sent: undefined },
     ] as const;
-    for (const w of writes) {
+    for (const { sent, ...w } of writes) {
       await assert.rejects(
         gw.request({ host: "user_api", auth: "none", ...w }),
-        (e: { code?: string }) => e.code === "SVC_UPSTREAM_TEMPORARY",
+        (e: SvcError) => e.code === "SVC_UPSTREAM_TEMPORARY" && /never re-sends a change/.test(e.hint ?? ""),
       );
       assert.equal(count(h, `${w.method} /x${w.path}`), 1, `${w.method} ${w.path} arrived once`);
+      const got = h.arrivals.find((a) => a.path === `/x${w.path}`)!;
+      assert.equal(got.headers.get("transfer-encoding"), null, `${w.path}: not chunked`);
+      // The body's length in bytes (UTF-8), and the body whole; no Content-Length on a bodiless DELETE.
+      const length = sent === undefined ? null : String(new TextEncoder().encode(sent).length);
+      assert.equal(got.headers.get("content-length"), length, `${w.path}: Content-Length`);
+      assert.equal(got.body, sent ?? "");
     }
-    // The body still arrives whole (streamed, so it is chunked on HTTP/1.1).
-    const json = h.arrivals.find((a) => a.path === "/x/json")!;
-    assert.deepEqual(JSON.parse(json.body), { a: 1 });
-    assert.equal(json.headers.get("content-type"), "application/json");
+    assert.equal(
+      h.arrivals.find((a) => a.path === "/x/json")!.headers.get("content-type"),
+      "application/json",
+    );
+    assert.equal(
+      h.arrivals.find((a) => a.path === "/x/form")!.headers.get("content-type"),
+      "application/x-www-form-urlencoded",
+    );
     // Reads are still retried by the gateway (three attempts).
     await assert.rejects(gw.request({ host: "user_api", method: "GET", path: "/read", auth: "none" }));
     assert.ok(count(h, "GET /x/read") >= 3, "three attempts (the runtime may add its own re-sends)");
@@ -201,6 +255,8 @@ Deno.test("every mutation path reaches the upstream once when the connection dro
       const prefix = { user_api: "/user-api", consumer_api: "/consumer-api", auth: "/auth" }[c.host];
       assert.equal(count(h, `${c.method} ${prefix}${c.path}`), 1, `${c.name}: one arrival on the wire`);
       assert.equal(sandboxCount(`${c.method} ${c.host} ${c.path}`), 1, `${c.name}: landed once`);
+      assert.match(String(r.json().error?.details?.hint), /never re-sends a change/, c.name);
+      assertFramed(h, c.method, `${prefix}${c.path}`, c.name);
     }
     h.rules.length = 0;
     // The address book holds the dropped-but-landed address once, not twice.
@@ -216,6 +272,10 @@ Deno.test("every mutation path reaches the upstream once when the connection dro
     const r = await run(["status", "--wtoken", expired.access_token, "--wrtoken", s.refresh_token, ...J]);
     assert.equal(r.json().error?.code, "SVC_UPSTREAM_TEMPORARY");
     assert.equal(count(h, "POST /auth/v1/wauth2/access_token"), 1, "refresh: one arrival");
+    assert.match(String(r.json().error?.details?.hint), /never re-sends a change/);
+    assertFramed(h, "POST", "/auth/v1/wauth2/access_token", "refresh");
+    const form = new URLSearchParams(h.arrivals.find((a) => a.path === "/auth/v1/wauth2/access_token")!.body);
+    assert.equal(form.get("grant_type"), "refresh_token", "the form body arrived whole");
   });
 });
 
@@ -468,6 +528,7 @@ Deno.test("a download follows redirects by hand: placement hops refused, at most
         e instanceof SvcError && e.code === "SVC_UPSTREAM_ERROR" && /order-placement/.test(e.message),
     );
     assert.deepEqual(h.calls(), ["GET /asset"], "the placement hop never reached the wire");
+    assert.equal(h.arrivals[0].headers.get("user-agent"), USER_AGENT, "a download says it is svc");
     await assert.rejects(Deno.stat(join(dir, "b")), Deno.errors.NotFound);
     // A redirect loop ends after five hops.
     h.rules.length = 0;

@@ -171,6 +171,26 @@ Deno.test("launcher flags follow SVC_*_URL overrides, path variables and --stats
   assert.deepEqual(plainStats.get("--allow-net")?.slice(-RELEASE_HOSTS.length), [...RELEASE_HOSTS]);
 });
 
+Deno.test("launcher flags: a proxy variable's host joins --allow-net, without its credentials", async () => {
+  const f = await flags(["cart", "add", "x", "y"], {
+    HTTPS_PROXY: "http://user:pr0xy-secret@proxy.example.test:3128/",
+    http_proxy: "[::1]:8080",
+    ALL_PROXY: "not a host",
+    NO_PROXY: "localhost",
+  });
+  assert.deepEqual(f.get("--allow-net"), [
+    ...LOOPBACK_HOSTS,
+    ...MARKETPLACE_HOSTS,
+    "proxy.example.test:3128",
+    "[::1]:8080",
+  ]);
+  assert.ok(![...f.values()].flat().some((v) => v.includes("pr0xy-secret")), "no proxy password in a flag");
+  assert.deepEqual(f.get("--allow-env"), [...ENV_VARS]);
+  // The sandbox too: fetch sends even loopback calls through a proxy unless NO_PROXY exempts them.
+  const sandbox = await flags(["--sandbox", "top"], { HTTP_PROXY: "proxy.example.test" });
+  assert.deepEqual(sandbox.get("--allow-net"), [...LOOPBACK_HOSTS, "proxy.example.test"]);
+});
+
 Deno.test("launcher flags: login may start BROWSER_BIN (and read it), nothing else", async () => {
   const f = await flags(["login"], { BROWSER_BIN: "/opt/browser/chrome" });
   assert.deepEqual(f.get("--allow-run"), ["/opt/browser/chrome"]);

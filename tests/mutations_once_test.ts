@@ -1,12 +1,14 @@
 /**
  * Only idempotent requests are retried: every mutation svc sends, faulted with each status the
- * gateway retries for reads (429, 502, 503, 504), reaches the upstream exactly once. (A connection
- * dropped after the body landed is covered in hostile_upstream_test.ts.)
+ * gateway retries for reads (429, 502, 503, 504), reaches the upstream exactly once, with Content-Length
+ * and svc's User-Agent. (A connection dropped after the body landed is covered in
+ * hostile_upstream_test.ts.)
  */
 
 import assert from "node:assert/strict";
 import { type Env, withEnv } from "./helpers.ts";
 import type { HostKey } from "../src/sandbox/types.ts";
+import { USER_AGENT } from "../src/version.ts";
 
 const AT = ["--lat", "60.1699", "--lon", "24.9384"];
 const HOME = "66a000000000000000000001";
@@ -142,6 +144,13 @@ for (const m of MUTATIONS) {
           e.host === m.host && e.method === m.method && e.path === m.path
         );
         assert.equal(arrivals.length, 1, `${m.name} ${status}: arrived ${arrivals.length}×`);
+        // Sent as the web client sends it: Content-Length (POST and PUT), never chunked; svc's User-Agent.
+        const headers = arrivals[0].headers;
+        assert.equal(headers["transfer-encoding"], undefined, `${m.name}: not chunked`);
+        if (m.method !== "DELETE") {
+          assert.match(headers["content-length"] ?? "", /^\d+$/, `${m.name}: Content-Length`);
+        }
+        assert.equal(headers["user-agent"], USER_AGENT, `${m.name}: User-Agent`);
       }
     });
   });

@@ -10,6 +10,7 @@ import { join, relative } from "node:path";
 import { permissionDenied, toSvcError } from "../src/core/errors.ts";
 import { HOST_ENV, REAL_HOSTS } from "../src/gateway/hosts.ts";
 import { CREDENTIAL_ENV } from "../src/auth/session.ts";
+import { PROXY_ENV } from "../src/gateway/wire.ts";
 import { ENV_VARS, MARKETPLACE_HOSTS, RELEASE_HOSTS, runFlags } from "../ship/permissions.ts";
 import { baseEnv, collect, MAIN, ROOT, runIsolated, type RunResult } from "./helpers.ts";
 import { expectExit } from "./support/smoke.ts";
@@ -199,7 +200,7 @@ function sources(): string[] {
 }
 
 Deno.test("--allow-env lists every variable svc reads (each Deno.env.get in src/), and only those", () => {
-  const read = new Set<string>([...Object.values(HOST_ENV), ...Object.values(CREDENTIAL_ENV)]);
+  const read = new Set<string>([...Object.values(HOST_ENV), ...Object.values(CREDENTIAL_ENV), ...PROXY_ENV]);
   const dynamic: string[] = [];
   for (const file of sources()) {
     const text = Deno.readTextFileSync(file);
@@ -208,14 +209,15 @@ Deno.test("--allow-env lists every variable svc reads (each Deno.env.get in src/
       dynamic.push(`${relative(ROOT, file)}: ${m[1]}`);
     }
   }
-  // Reads by a variable's name held elsewhere: each is covered above (HOST_ENV, CREDENTIAL_ENV, the
-  // limits' names, the discovery env's names), so a new one must be looked at and added here.
+  // Reads by a variable's name held elsewhere: each is covered above (HOST_ENV, CREDENTIAL_ENV, PROXY_ENV,
+  // the limits' names, the discovery env's names), so a new one must be looked at and added here.
   assert.deepEqual(dynamic.sort(), [
     "src/auth/session.ts: n",
     "src/cli/login_browser.ts: k",
     "src/cli/runtime.ts: n",
     "src/gateway/hosts.ts: env",
     "src/gateway/limits.ts: n",
+    "src/gateway/wire.ts: name",
     "src/services/doctor.ts: k",
   ]);
   const listed = new Set<string>(ENV_VARS);

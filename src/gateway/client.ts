@@ -5,10 +5,12 @@
  * Network safety (README "Network safety"):
  * - Redirects are never followed for writes; a GET follows at most MAX_REDIRECTS hops, each hop's URL
  *   passes the placement guard, and credentials never go to another origin.
- * - A mutation reaches the upstream at most once on the wire: it is sent on a non-pooled client with a
- *   streamed body. Deno's fetch re-sends a request by itself once when the connection closes before an
- *   answer, but only when it can clone the body: a buffered body can be cloned, a stream cannot
- *   (tests/hostile_upstream_test.ts proves both on a raw socket).
+ * - A mutation reaches the upstream at most once on the wire, with Content-Length as the web client sends
+ *   it: it goes out through wire.ts (its own HTTP/1.1 connection, head and body in one write, never
+ *   re-sent), not fetch. Deno's fetch re-sends a buffered body by itself once when the connection closes
+ *   before an answer, and sends a streamed one chunked (tests/hostile_upstream_test.ts shows both on a
+ *   raw socket). Reads go through fetch; both honour the same proxy variables.
+ * - Every request carries svc's own User-Agent (USER_AGENT), never the runtime's.
  * - Response bodies are read as streams up to a decoded-size cap (RequestSpec.maxBytes).
  * - An optional whole-run signal (the command's deadline) bounds every attempt, backoff and fallback.
  * - Traces and errors are redacted by pattern and by the exact secret values the session holds.
@@ -19,6 +21,8 @@ import type { HostName, Hosts } from "./hosts.ts";
 import { DEFAULT_TIMEOUT_MS } from "./limits.ts";
 import { deeperThan, MAX_JSON_DEPTH } from "./depth.ts";
 import { redact, redactText, redactValues, secretForms } from "./redact.ts";
+import { sendOnce, WireError } from "./wire.ts";
+import { USER_AGENT } from "../version.ts";
 
 export const CLIENT_VERSION = "1.16.79";
 const MAX_ATTEMPTS = 3;
@@ -141,17 +145,6 @@ function upstreamMessage(text: string): string | undefined {
   }
 }
 
-/** A mutation's body as a stream: Deno's fetch cannot clone it, so it can never re-send it by itself. */
-function onceBody(body: string | undefined): ReadableStream<Uint8Array> {
-  const bytes = body ? new TextEncoder().encode(body) : undefined;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (bytes?.length) controller.enqueue(bytes);
-      controller.close();
-    },
-  });
-}
-
 /**
  * Reads a body as a stream up to `cap` decoded bytes. `over` is true when there was more: reading then
  * stops and the rest is cancelled, so a huge or decompression-bomb body never sits in memory.
@@ -248,7 +241,6 @@ export class Gateway {
   private readonly signal?: AbortSignal;
   private readonly deadlineMs?: number;
   private readonly deadlineAt?: number;
-  private onceHttpClient?: Deno.HttpClient;
 
   constructor(opts: GatewayOptions) {
     this.hosts = opts.hosts;
@@ -261,11 +253,8 @@ export class Gateway {
     if (opts.deadlineMs !== undefined) this.deadlineAt = performance.now() + opts.deadlineMs;
   }
 
-  /** Releases the mutation client (idempotent). */
-  close(): void {
-    this.onceHttpClient?.close();
-    this.onceHttpClient = undefined;
-  }
+  /** Nothing to release: a mutation's connection closes with its answer, and fetch pools the rest. */
+  close(): void {}
 
   url(spec: Pick<RequestSpec, "host" | "path" | "query">): string {
     const url = new URL(this.hosts[spec.host] + spec.path);
@@ -293,15 +282,10 @@ export class Gateway {
     this.traceLine?.(redactValues(line, this.secretForms()));
   }
 
-  /** A non-pooled client for mutations: a fresh connection each time, never a stale pooled one. */
-  private onceClient(): Deno.HttpClient {
-    this.onceHttpClient ??= Deno.createHttpClient({ poolMaxIdlePerHost: 0 });
-    return this.onceHttpClient;
-  }
-
   private baseHeaders(): Record<string, string> {
     return {
       "accept": "application/json",
+      "user-agent": USER_AGENT,
       "app-language": this.locale.split("-")[0].toLowerCase() || "en",
       "platform": "Web",
       "client-version": CLIENT_VERSION,
@@ -463,7 +447,8 @@ export class Gateway {
 
   /**
    * One attempt: the request, the redirects a GET may follow, and the capped body. `once` marks a
-   * mutation: streamed body on the non-pooled client, so it reaches the upstream at most once.
+   * mutation: sent by wire.ts (Content-Length, its own connection, never re-sent), so it reaches the
+   * upstream at most once.
    */
   private async send(
     spec: RequestSpec,
@@ -489,15 +474,9 @@ export class Gateway {
       this.traceEntries.push(entry);
       const took = () => (entry.duration_ms = Math.round(performance.now() - started));
       try {
-        const init: RequestInit & { client?: Deno.HttpClient } = {
-          method,
-          headers: sendHeaders,
-          body: once ? onceBody(body) : body,
-          redirect: "manual",
-          signal,
-        };
-        if (once) init.client = this.onceClient();
-        const res = await fetch(current, init);
+        const res = once
+          ? await sendOnce({ method, url: current, headers: sendHeaders, body, signal })
+          : await fetch(current, { method, headers: sendHeaders, body, redirect: "manual", signal });
         entry.status = res.status;
         if (REDIRECT_STATUSES.has(res.status) && res.headers.has("location")) {
           await res.body?.cancel().catch(() => {});
@@ -546,7 +525,11 @@ export class Gateway {
           throw this.stopped(spec);
         }
         const timedOut = e instanceof DOMException && (e.name === "TimeoutError" || e.name === "AbortError");
-        const message = timedOut ? `upstream timed out after ${timeoutMs} ms` : "upstream unreachable";
+        const message = timedOut
+          ? `upstream timed out after ${timeoutMs} ms`
+          : e instanceof WireError
+          ? e.message
+          : "upstream unreachable";
         entry.error = timedOut ? "timeout" : (e instanceof Error ? e.name : "error");
         this.trace(`[http] <- ${method} ${shownUrl} error=${entry.error} duration=${entry.duration_ms}ms`);
         return { kind: "network", message };

@@ -7,6 +7,7 @@
 import { permissionDenied, SvcError } from "../core/errors.ts";
 import { assertNotPlacement } from "./client.ts";
 import { redact } from "./redact.ts";
+import { USER_AGENT } from "../version.ts";
 
 export interface DownloadOptions {
   url: string;
@@ -42,7 +43,7 @@ async function open(url: string, timeoutMs: number, trace?: (l: string) => void)
   for (let hop = 0;; hop++) {
     trace?.(`[http] -> GET ${redact(url)}`);
     try {
-      res = await fetch(url, { signal, redirect: "manual" });
+      res = await fetch(url, { signal, redirect: "manual", headers: { "user-agent": USER_AGENT } });
     } catch (e) {
       throw permissionDenied(e) ?? unavailable(`download failed: ${redact(url)} is unreachable or timed out`);
     }
