@@ -164,6 +164,47 @@ Deno.test("cart add rule 2: no price on the item page or in the assortment → v
   });
 });
 
+Deno.test("cart add rule 2: option groups without values on the item page and in the assortment → venue content's values", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    const page = await (await fetch(`${t.sandbox.urls.consumer_api_url}${ITEM_PAGE(PASTA, CARBONARA)}`))
+      .json();
+    const size = page.item.options.find((b: Any) => b.name === "Size");
+    const large = page.options.find((g: Any) => g.id === size.option_id).values
+      .find((v: Any) => v.name === "Large");
+    // Name and price are there; the option definitions carry no values (incomplete metadata).
+    const bare = page.options.map(({ values: _values, ...group }: Any) => group);
+    t.sandbox.setFaults([
+      { path: ITEM_PAGE(PASTA, CARBONARA), status: 200, body: { ...page, options: bare } },
+      {
+        method: "POST",
+        path: `${ASSORTMENT}/pasta-piccola/assortment/items`,
+        status: 200,
+        body: { items: [page.item], options: bare },
+      },
+    ]);
+    const r = await json(t, ["cart", "add", "pasta-piccola", CARBONARA, "--option", "Size=Large", ...AT]);
+    const reads = t.log().map((e) => `${e.method} ${e.path}`).filter((c) =>
+      /\/item\/|assortment|venue-content/.test(c)
+    );
+    assert.deepEqual(
+      reads,
+      [
+        `GET ${ITEM_PAGE(PASTA, CARBONARA)}`,
+        `POST ${ASSORTMENT}/pasta-piccola/assortment/items`,
+        "GET /consumer-api/venue-content-api/v3/web/venue-content/slug/pasta-piccola",
+      ],
+      "the item page, the assortment, then venue content for the values",
+    );
+    assert.deepEqual(r.data.item.options.map((o: Any) => [o.id, o.values.map((v: Any) => [v.id, v.price])]), [
+      [size.id, [[large.id, 300]]],
+    ]);
+    const [line] = basketPosts(t)[0].items;
+    assert.deepEqual([line.id, line.count, line.price], [CARBONARA, 1, 1390 + 300]);
+    assert.deepEqual(line.options, [{ id: size.id, values: [{ id: large.id, count: 1, price: 300 }] }]);
+  });
+});
+
 Deno.test("sandbox shapes through the CLI: VAT decimals, sold-out text, weight pricing, partial shops", async () => {
   await withEnv(async (t) => {
     const item = await json(t, ["venue", "item", "pasta-piccola", CARBONARA]);
