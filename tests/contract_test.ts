@@ -21,6 +21,11 @@ type Any = any;
 const V_A = "6a1f00000000000000000a01";
 const ITEM1 = "6a2f000000000000000000c1";
 const ITEM2 = "6a2f000000000000000000c2";
+const ITEM3 = "6a2f000000000000000000c3"; // Kombucha, sold out
+const CALZONE = "6a2f000000000000000000c6"; // only in the venue-content menu (its last page)
+const MILK = "6a2f000000000000000001c1";
+const SKIM = "6a2f000000000000000001c2";
+const TOMATO = "6a2f000000000000000001c9"; // sold by weight
 const HERE = { lat: 60.1699, lon: 24.9384 };
 const AT = ["--lat", "60.1699", "--lon", "24.9384"];
 const ELSEWHERE = ["--lat", "52", "--lon", "13"];
@@ -42,6 +47,15 @@ const itemsOf = (fixture: string) => async (req: FixtureRequest) => {
   const ids: string[] = (req.body as Any)?.item_ids ?? [];
   return { items: data.items.filter((i: Any) => ids.includes(i.id)), options: data.options };
 };
+
+/** The in-venue search answers with the rows of `fixture` whose name holds the query. */
+const searchOf = (fixture: string) => async (req: FixtureRequest) => {
+  const data = await loadFixture<Any>(fixture);
+  const q = String((req.body as Any)?.q ?? "").toLowerCase();
+  return { ...data, items: data.items.filter((i: Any) => i.name.toLowerCase().includes(q)) };
+};
+
+const CONTENT = "/consumer-api/venue-content-api/v3/web/venue-content/slug/ravintola-testi";
 
 const ROUTES: FixtureRoute[] = [
   {
@@ -119,7 +133,7 @@ const ROUTES: FixtureRoute[] = [
     method: "POST",
     host: "consumer_api",
     path: `${ASSORTMENT}/testimarket-keskusta/assortment/items/search`,
-    fixture: "assortment/search.json",
+    respond: searchOf("assortment/search.json"),
   },
   {
     method: "GET",
@@ -130,10 +144,33 @@ const ROUTES: FixtureRoute[] = [
   {
     method: "GET",
     host: "consumer_api",
-    path: "/consumer-api/venue-content-api/v3/web/venue-content/slug/ravintola-testi",
-    fixture: "venue-content/page.json",
+    path: CONTENT,
+    respond: (r) =>
+      loadFixture(
+        r.url.searchParams.get("next_page_token") === "eyJwYWdlIjoyfQ"
+          ? "venue-content/page-2.json"
+          : "venue-content/page.json",
+      ),
   },
-  { method: "POST", host: "user_api", path: "/v1/pages/search", fixture: "search/items.json" },
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: "/order-xp/web/v1/pages/venue/slug/sklep-nocny/static",
+    fixture: "venue/static-overnight.json",
+  },
+  {
+    method: "GET",
+    host: "consumer_api",
+    path: "/order-xp/web/v1/pages/venue/slug/sklep-calodobowy/static",
+    fixture: "venue/static-overnight-schedule.json",
+  },
+  {
+    method: "POST",
+    host: "user_api",
+    path: "/v1/pages/search",
+    // A preview search (`target: null`) for "testi"; the item search otherwise.
+    respond: (r) => loadFixture((r.body as Any)?.q === "testi" ? "search/preview.json" : "search/items.json"),
+  },
   {
     method: "GET",
     host: "consumer_api",
@@ -533,34 +570,64 @@ Deno.test("contract: account payloads — user, addresses, payment tree, favouri
   assert.deepEqual(refresh.body, { grant_type: "refresh_token", refresh_token: "rt-fixture-1" });
 });
 
-Deno.test("contract: venue-content menu — venue item falls back to it, options kept; --address geocodes", async () => {
+Deno.test("contract: venue-content v3 — item options resolve against their own section; top-level page token", async () => {
   // Neither the item page nor the assortment has the item (both 404): the venue-content menu does.
-  const s = await startFixtureServer(ROUTES.filter((r) =>
-    (r.host === "consumer_api" && r.method === "GET" &&
-      (r.path === "/order-xp/web/v1/pages/venue/slug/ravintola-testi/static" ||
-        r.path === "/consumer-api/venue-content-api/v3/web/venue-content/slug/ravintola-testi")) ||
-    r.path === "/v1/google/geocode/json" || r.path === "/v1/pages/front"
-  ));
+  const only = (extra: FixtureRoute[] = []) =>
+    startFixtureServer([
+      ...extra,
+      ...ROUTES.filter((r) =>
+        (r.host === "consumer_api" && r.method === "GET" &&
+          (r.path === "/order-xp/web/v1/pages/venue/slug/ravintola-testi/static" || r.path === CONTENT)) ||
+        r.path === "/v1/google/geocode/json" || r.path === "/v1/pages/front"
+      ),
+    ]);
+  const s = await only();
   try {
     const r = await s.run(["venue", "item", "ravintola-testi", ITEM1, "--format", "json"]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const item = r.json<Any>().data;
     assert.deepEqual([item.id, item.name, item.source], [ITEM1, "Margherita", "venue_content"]);
     assert.deepEqual(item.price, { amount: 1290, currency: "EUR", formatted: "€12.90" });
+    // The section's own `options[]` define the values; there is no top-level `options`.
     assert.deepEqual(
       item.options.map((g: Any) => [g.name, g.required, g.values.map((v: Any) => [v.name, v.price?.amount])]),
       [["Size", true, [["Regular", 0], ["Large", 300]]]],
     );
-    assert.deepEqual([item.vat_percentage, item.checksum], [14, "ck-c1"]);
+    assert.deepEqual([item.vat_percentage, item.checksum], [13.5, "ck-c1"]);
+    assert.ok(!r.json<Any>().warnings.some((w: string) => /definition is missing/.test(w)), r.stdout);
     assert.deepEqual(
       s.calls.map((c) => `${c.method} ${c.path.replace(/\/v1\/venues\/slug\/.*\/assortment/, "…")}`),
       [
         "GET /order-xp/web/v1/pages/venue/slug/ravintola-testi/static",
         `GET /order-xp/web/v1/pages/venue/${V_A}/item/${ITEM1}`,
         "POST /consumer-api/consumer-assortment…/items",
-        "GET /consumer-api/venue-content-api/v3/web/venue-content/slug/ravintola-testi",
+        `GET ${CONTENT}`,
       ],
     );
+
+    // An item of the last page: the top-level `next_page_token` is followed, then null ends it.
+    s.calls.length = 0;
+    const calzone = await s.run(["venue", "item", "ravintola-testi", CALZONE, "--format", "json"]);
+    assert.equal(calzone.code, 0, calzone.stdout + calzone.stderr);
+    const c = calzone.json<Any>().data;
+    assert.deepEqual(
+      c.options.map((g: Any) => [g.name, g.max, g.values.map((v: Any) => [v.name, v.price?.amount])]),
+      [["Dip", 2, [["Garlic", 150], ["Chili", 150]]]],
+    );
+    const pages = s.calls.filter((x) => x.path === CONTENT).map((x) => x.query);
+    assert.deepEqual(pages, ["", "next_page_token=eyJwYWdlIjoyfQ"]);
+    // Not on any page: the null token ends the walk (no third request), and the item is not found.
+    s.calls.length = 0;
+    const none = await s.run([
+      "venue",
+      "item",
+      "ravintola-testi",
+      "6a2f0000000000000000ffff",
+      "--format",
+      "json",
+    ]);
+    assert.equal(none.json<Any>().error?.code, "SVC_NOT_FOUND", none.stdout);
+    assert.equal(s.calls.filter((x) => x.path === CONTENT).length, 2);
 
     // --address: the Google-shaped geocode answer gives the location used (and its label).
     const feed = await s.run(["feed", "--address", "Kotikatu 5", "--format", "json"]);
@@ -576,6 +643,229 @@ Deno.test("contract: venue-content menu — venue item falls back to it, options
   } finally {
     await s.close();
   }
+
+  // The older shape: the token nested in `pagination`, the option definitions at the top level.
+  const legacy = await only([{
+    method: "GET",
+    host: "consumer_api",
+    path: CONTENT,
+    respond: async (r) => {
+      const last = r.url.searchParams.has("next_page_token");
+      const page = await loadFixture<Any>(last ? "venue-content/page-2.json" : "venue-content/page.json");
+      const { next_page_token, ...rest } = page;
+      const options = rest.sections.flatMap((x: Any) => x.options ?? []);
+      for (const x of rest.sections) delete x.options;
+      return { ...rest, options, pagination: { next_page_token } };
+    },
+  }]);
+  try {
+    const r = await legacy.run(["venue", "item", "ravintola-testi", CALZONE, "--format", "json"]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.deepEqual(r.json<Any>().data.options[0].values.map((v: Any) => v.name), ["Garlic", "Chili"]);
+    assert.equal(legacy.calls.filter((x) => x.path === CONTENT).length, 2);
+  } finally {
+    await legacy.close();
+  }
+});
+
+Deno.test("contract: overnight hours — a day that starts with its close, two windows a day, all day", async () => {
+  // The map: every day [close 01:15, open 06:30]: open 06:30 until 01:15 the next day.
+  const map = await json(["venue", "hours", "sklep-nocny"]);
+  assert.equal(map.data.hours.length, 7, JSON.stringify(map.data.hours));
+  for (const [i, h] of map.data.hours.entries()) {
+    assert.deepEqual(h, { day: map.data.hours[i].day, open: "06:30", close: "01:15" });
+  }
+  assert.deepEqual(map.data.hours.map((h: Any) => h.day), [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+  ]);
+  assert.deepEqual([map.data.closed_days, map.data.unknown_days], [[], []]);
+  assert.deepEqual(map.warnings, [], "nothing skipped");
+  const t = await table(["venue", "hours", "sklep-nocny"]);
+  assert.match(t, /monday\s+06:30\s+01:15 \(next day\)/);
+  assert.match(t, /sunday\s+06:30\s+01:15 \(next day\)/);
+  assert.doesNotMatch(t, /closed|unknown/);
+
+  // The schedule strings: "06:30–01:15", two windows on Monday, "All day" on Sunday.
+  const sched = await json(["venue", "hours", "sklep-calodobowy"]);
+  const of = (day: string) =>
+    sched.data.hours.filter((h: Any) => h.day === day).map((h: Any) => [h.open, h.close]);
+  assert.deepEqual(of("monday"), [["00:00", "01:15"], ["06:30", "01:15"]]);
+  assert.deepEqual(of("tuesday"), [["06:30", "01:15"]]);
+  assert.deepEqual(of("sunday"), [["00:00", "24:00"]]);
+  assert.deepEqual([sched.data.closed_days, sched.data.unknown_days], [[], []]);
+  // Never an empty window: a close equal to its open.
+  assert.ok(!sched.data.hours.some((h: Any) => h.open === h.close), JSON.stringify(sched.data.hours));
+  const ts = await table(["venue", "hours", "sklep-calodobowy"]);
+  assert.match(ts, /sunday\s+00:00\s+24:00/);
+  assert.match(ts, /monday\s+00:00\s+01:15\n/);
+});
+
+Deno.test("contract: money from the integers — a PLN order minimum, fees of feed rows, totals", async () => {
+  // venue.info says "PLN39.00"; the integer order_minimum (3900) is what svc formats.
+  const d = await json(["venue", "sklep-nocny"]);
+  const pln = new Intl.NumberFormat("en-FI", {
+    style: "currency",
+    currency: "PLN",
+    currencyDisplay: "narrowSymbol",
+  })
+    .format(39);
+  assert.deepEqual(d.data.order_minimum, { amount: 3900, currency: "PLN", formatted: pln });
+  const t = await table(["venue", "sklep-nocny"]);
+  assert.ok(t.includes(pln), t);
+  assert.doesNotMatch(t, /PLN39\.00/);
+
+  // Feed rows: a localized fee string ("1,90 €") or none at all: formatted from delivery_price_int.
+  const feed = await json(["venues", ...AT]);
+  const row = (slug: string) => feed.data.venues.find((v: Any) => v.slug === slug);
+  assert.deepEqual(row("kahvila-kulma").delivery_fee, { amount: 190, currency: "EUR", formatted: "€1.90" });
+  assert.deepEqual(row("testimarket-keskusta").delivery_fee, {
+    amount: 390,
+    currency: "EUR",
+    formatted: "€3.90",
+  });
+});
+
+Deno.test("contract: basket and checkout money is formatted from the integers, not the market's strings", async () => {
+  // The same payloads as a market that spells money "31,80 €": svc shows its own format of the integers.
+  const respell = (v: unknown): unknown => {
+    if (typeof v === "string" && /^€\d+\.\d\d$/.test(v)) return `${v.slice(1).replace(".", ",")} €`;
+    if (Array.isArray(v)) return v.map(respell);
+    if (v && typeof v === "object") {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, respell(x)]));
+    }
+    return v;
+  };
+  const s = await startFixtureServer([
+    {
+      method: "GET",
+      host: "consumer_api",
+      path: "/order-xp/web/v1/pages/baskets",
+      respond: async () => {
+        const page = respell(await loadFixture("baskets/page.json")) as Any;
+        page.baskets[0].venue.currency = "EUR";
+        return page;
+      },
+    },
+    {
+      method: "POST",
+      host: "consumer_api",
+      path: "/order-xp/web/v2/pages/checkout",
+      respond: async () => respell(await loadFixture("checkout/quote-takeaway.json")),
+    },
+    ...ROUTES,
+  ]);
+  try {
+    const cart = await s.run(["cart", ...AT, ...AUTH, "--format", "json"]);
+    assert.equal(cart.code, 0, cart.stdout + cart.stderr);
+    assert.deepEqual(cart.json<Any>().data.basket.total, {
+      amount: 3180,
+      currency: "EUR",
+      formatted: "€31.80",
+    });
+    const p = await s.run(["checkout", ...AT, ...AUTH, "--format", "json"]);
+    assert.equal(p.code, 0, p.stdout + p.stderr);
+    const d = p.json<Any>().data;
+    assert.equal(d.payable_amount.formatted, "€35.39");
+    assert.deepEqual(d.rows.map((r: Any) => r.amount?.formatted), [
+      "€31.80",
+      "€1.59",
+      "€0.00",
+      "€2.00",
+      "€35.39",
+    ]);
+    assert.equal(d.delivery_configs.find((c: Any) => c.mode === "priority").price.formatted, "€1.99");
+    const t = await s.run(["checkout", ...AT, ...AUTH]);
+    assert.match(t.stdout, /Payable: €35\.39/);
+    assert.doesNotMatch(t.stdout, /\d,\d\d €/);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("contract: ratings — a score with 0 ratings is kept; a 0 from 0 ratings is not rated", async () => {
+  const feed = await json(["venues", ...AT]);
+  const row = (slug: string) => feed.data.venues.find((v: Any) => v.slug === slug);
+  assert.equal(row("testimarket-keskusta").rating, 8.1, "score 8.1, volume 0");
+  assert.equal(row("ei-sijaintia").rating, null, "score 0, volume 0: not rated");
+  const rated = await json(["venues", ...AT, "--min-rating", "0"]);
+  assert.ok(!rated.data.venues.some((v: Any) => v.slug === "ei-sijaintia"), "never passes as rated 0");
+  // The static page: the score a string, score_raw the number.
+  const v = await json(["venue", "sklep-nocny", "--include", "rating"]);
+  assert.deepEqual(v.data.rating, { score: 9.1, volume: 180 });
+});
+
+Deno.test("contract: a preview search (target null) — venue rows are not item hits", async () => {
+  const r = await json(["items", ...AT, "--query", "testi"]);
+  assert.deepEqual(r.data.items.map((i: Any) => [i.item_id, i.name]), [[ITEM1, "Margherita"]]);
+  assert.equal(r.data.upstream_count, 1);
+  assert.deepEqual(r.warnings, [], "venue rows are neither malformed hits nor drift");
+});
+
+Deno.test("contract: VAT — the exact decimal, else the whole number; a null decimal with 0", async () => {
+  // Item page: vat_percentage 13 (truncated) and vat_percentage_decimal "13.5".
+  const page = await json(["venue", "item", "ravintola-testi", ITEM1]);
+  assert.equal(page.data.source, "item_page");
+  assert.equal(page.data.vat_percentage, 13.5);
+  const t = await table(["venue", "item", "ravintola-testi", ITEM1]);
+  assert.match(t, /VAT\s+13\.5 %/);
+  // Items batch (no item page): "13.5", and a null decimal with a whole 0.
+  const milk = await json(["venue", "item", "testimarket-keskusta", MILK]);
+  assert.deepEqual([milk.data.source, milk.data.vat_percentage], ["assortment", 13.5]);
+  const skim = await json(["venue", "item", "testimarket-keskusta", SKIM]);
+  assert.equal(skim.data.vat_percentage, 0);
+});
+
+Deno.test("contract: sold out with a localized text and disable_reason null — still sold out, text shown", async () => {
+  const m = await json(["venue", "menu", "ravintola-testi"]);
+  const kombucha = m.data.items.find((i: Any) => i.id === ITEM3);
+  assert.deepEqual([kombucha.available, kombucha.unavailable_reason], [false, "Εξαντλήθηκε"]);
+  const t = await table(["venue", "menu", "ravintola-testi"]);
+  assert.match(t, /Kombucha 33 cl\s+€4\.50\s+-\s+-\s+sold out/);
+  const added = await json(["cart", "add", "ravintola-testi", ITEM3, ...AT, ...AUTH], 1);
+  assert.equal(added.error.code, "SVC_ITEM_UNAVAILABLE");
+  assert.match(added.error.message, /Εξαντλήθηκε/);
+  assert.ok(!(await calls()).includes("POST /order-xp/v1/baskets"), "nothing written");
+});
+
+Deno.test("contract: shops — partial assortment with language objects; search extras; an item sold by weight", async () => {
+  const root = await json(["venue", "menu", "testimarket-keskusta"]);
+  assert.deepEqual([root.data.loading_strategy, root.data.completeness, root.data.items], [
+    "partial",
+    "partial",
+    [],
+  ]);
+  assert.deepEqual(root.data.categories.map((c: Any) => c.slug), ["milk-2", "cheese-3"]);
+  assert.ok(!root.warnings.some((w: string) => /unknown shape|language/.test(w)), root.warnings.join("\n"));
+
+  const found = await json(["venue", "menu", "testimarket-keskusta", "--query", "tomaatti"]);
+  assert.deepEqual(found.warnings, [], "search_id, search_state, sponsored_content, debug_info: no drift");
+  const [tomato] = found.data.items;
+  assert.equal(tomato.name, "Tomaatti, irto");
+  assert.deepEqual(tomato.weight_pricing, {
+    price_per_kg: { amount: 399, currency: "EUR", formatted: "€3.99" },
+    net_price_per_kg: { amount: 353, currency: "EUR", formatted: "€3.53" },
+    grams_per_step: 500,
+    input_type: "grams",
+  });
+  const plain = await json(["venue", "menu", "testimarket-keskusta", "--query", "kevytmaito"]);
+  assert.equal(plain.data.items[0].weight_pricing, null);
+  const narrow = await (await server()).run(
+    ["venue", "menu", "testimarket-keskusta", "--query", "tomaatti"],
+    { COLUMNS: "80" },
+  );
+  assert.match(narrow.stdout, /Tomaatti, irto\s+€3\.99\/kg\s/);
+  assert.ok(narrow.stdout.split("\n").every((l) => l.length <= 80), narrow.stdout);
+  const detail = await json(["venue", "item", "testimarket-keskusta", TOMATO]);
+  assert.deepEqual([detail.data.price.amount, detail.data.weight_pricing.grams_per_step], [399, 500]);
+  const record = await table(["venue", "item", "testimarket-keskusta", TOMATO]);
+  assert.match(record, /Price\s+€3\.99\/kg\n/);
+  assert.match(record, /Weight step\s+500 g\n/);
 });
 
 Deno.test("contract: close the fixture server", async () => {

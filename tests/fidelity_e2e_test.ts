@@ -125,6 +125,12 @@ Deno.test("venue item: the item page fails → the assortment (options kept) →
     assert.equal(c.data.source, "venue_content");
     assert.equal(c.data.price.amount, 1390);
     assert.deepEqual(c.data.options.map((g: Any) => g.name), ["Size", "Extra toppings", "Pasta shape"]);
+    // The values come from the option definitions of the item's own content section.
+    assert.deepEqual(c.data.options.map((g: Any) => g.values.map((v: Any) => v.name)), [
+      ["Regular", "Large"],
+      ["Parmesan", "Chili flakes", "Guanciale", "Burrata", "Truffle oil"],
+      ["Spaghetti", "Rigatoni", "Tagliatelle"],
+    ]);
 
     // No source has it: not found.
     t.sandbox.setFaults([]);
@@ -155,6 +161,79 @@ Deno.test("cart add rule 2: no price on the item page or in the assortment → v
       "venue content read",
     );
     assert.equal(basketPosts(t)[0].items[0].price, 690);
+  });
+});
+
+Deno.test("cart add rule 2: option groups without values on the item page and in the assortment → venue content's values", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    const page = await (await fetch(`${t.sandbox.urls.consumer_api_url}${ITEM_PAGE(PASTA, CARBONARA)}`))
+      .json();
+    const size = page.item.options.find((b: Any) => b.name === "Size");
+    const large = page.options.find((g: Any) => g.id === size.option_id).values
+      .find((v: Any) => v.name === "Large");
+    // Name and price are there; the option definitions carry no values (incomplete metadata).
+    const bare = page.options.map(({ values: _values, ...group }: Any) => group);
+    t.sandbox.setFaults([
+      { path: ITEM_PAGE(PASTA, CARBONARA), status: 200, body: { ...page, options: bare } },
+      {
+        method: "POST",
+        path: `${ASSORTMENT}/pasta-piccola/assortment/items`,
+        status: 200,
+        body: { items: [page.item], options: bare },
+      },
+    ]);
+    const r = await json(t, ["cart", "add", "pasta-piccola", CARBONARA, "--option", "Size=Large", ...AT]);
+    const reads = t.log().map((e) => `${e.method} ${e.path}`).filter((c) =>
+      /\/item\/|assortment|venue-content/.test(c)
+    );
+    assert.deepEqual(
+      reads,
+      [
+        `GET ${ITEM_PAGE(PASTA, CARBONARA)}`,
+        `POST ${ASSORTMENT}/pasta-piccola/assortment/items`,
+        "GET /consumer-api/venue-content-api/v3/web/venue-content/slug/pasta-piccola",
+      ],
+      "the item page, the assortment, then venue content for the values",
+    );
+    assert.deepEqual(r.data.item.options.map((o: Any) => [o.id, o.values.map((v: Any) => [v.id, v.price])]), [
+      [size.id, [[large.id, 300]]],
+    ]);
+    const [line] = basketPosts(t)[0].items;
+    assert.deepEqual([line.id, line.count, line.price], [CARBONARA, 1, 1390 + 300]);
+    assert.deepEqual(line.options, [{ id: size.id, values: [{ id: large.id, count: 1, price: 300 }] }]);
+  });
+});
+
+Deno.test("sandbox shapes through the CLI: VAT decimals, sold-out text, weight pricing, partial shops", async () => {
+  await withEnv(async (t) => {
+    const item = await json(t, ["venue", "item", "pasta-piccola", CARBONARA]);
+    assert.equal(item.data.vat_percentage, 13.5, "the decimal string, not the truncated 13");
+    const menu = await json(t, ["venue", "menu", "pasta-piccola"]);
+    const truffle = menu.data.items.find((i: Any) => i.name === "Truffle tagliatelle");
+    assert.deepEqual([truffle.available, truffle.unavailable_reason], [false, "Sold out"]);
+
+    const found = await json(t, ["venue", "menu", "k-market-testila", "--query", "loose"]);
+    const byName = new Map(found.data.items.map((i: Any) => [i.name, i]));
+    const tomatoes = byName.get("Tomatoes, loose") as Any;
+    assert.deepEqual(
+      [tomatoes.weight_pricing.price_per_kg.amount, tomatoes.weight_pricing.grams_per_step],
+      [tomatoes.price.amount, 500],
+    );
+    const table = await t.run(["venue", "menu", "k-market-testila", "--query", "loose"], { COLUMNS: "80" });
+    assert.match(
+      table.stdout,
+      new RegExp(`Tomatoes, loose\\s+${tomatoes.price.formatted.replace(".", "\\.")}/kg`),
+    );
+
+    // A partial shop's root lists categories only; a category loads its items.
+    const shop = await json(t, ["venue", "menu", "testimarket-kamppi"]);
+    assert.deepEqual([shop.data.completeness, shop.data.items.length], ["partial", 0]);
+    assert.ok(shop.data.categories.length > 10);
+    const leaf = shop.data.categories[0].slug;
+    const one = await json(t, ["venue", "menu", "testimarket-kamppi", "--category", leaf, "--limit", "3"]);
+    assert.equal(one.data.completeness, "complete");
+    assert.equal(one.data.items.length, 3);
   });
 });
 

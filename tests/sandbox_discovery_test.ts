@@ -258,15 +258,19 @@ Deno.test("assortment: partial grocery through categories, item batches and sear
   const flatten = (c: J): J[] => [c, ...c.subcategories.flatMap(flatten)];
   const categories: J[] = root.categories.flatMap(flatten);
   assert.ok(root.categories.some((c: J) => c.subcategories.length > 0), "nested categories");
-  const ids: string[] = categories.flatMap((c) => c.item_ids);
+  // Like the real shops: the root lists every category with `item_ids: []`; the category pages list them.
+  assert.deepEqual(categories.flatMap((c) => c.item_ids), []);
+  const leaves = categories.filter((c) => !c.subcategories.length);
+  const pages = await Promise.all(
+    leaves.map((c) =>
+      get("consumer_api", `${ASSORTMENT}/testimarket-kamppi/assortment/categories/slug/${c.slug}`)
+    ),
+  );
+  const ids: string[] = pages.flatMap((p) => p.body.category.item_ids);
   assert.ok(new Set(ids).size >= 5000);
 
-  const leaf = categories.find((c) => c.item_ids.length > ITEM_BATCH_MAX);
-  const cat = await get(
-    "consumer_api",
-    `${ASSORTMENT}/testimarket-kamppi/assortment/categories/slug/${leaf.slug}`,
-  );
-  assert.deepEqual(cat.body.category.item_ids, leaf.item_ids);
+  const cat = pages.find((p) => p.body.category.item_ids.length > ITEM_BATCH_MAX)!;
+  const leaf = cat.body.category;
   assert.deepEqual(cat.body.items, []);
   const batchUrl = `${ASSORTMENT}/testimarket-kamppi/assortment/items`;
   const batch = await post("consumer_api", batchUrl, { item_ids: leaf.item_ids.slice(0, ITEM_BATCH_MAX) });
@@ -305,6 +309,80 @@ Deno.test("venue content pages and item detail", async () => {
   assert.ok(detail.item.checksum && detail.options.length === 3);
   const unknown = "/order-xp/web/v1/pages/venue/650000000000000000000aa1/item/651000000000000000000fff";
   assert.equal((await get("consumer_api", unknown)).status, 404);
+});
+
+Deno.test("the real 2026 shapes: disable_reason, VAT decimals, language objects, weight pricing, v3 content sections", async () => {
+  // Sold out: `{disable_text, disable_reason: null}`; VAT: truncated whole number + exact decimal string.
+  const pasta = (await get("consumer_api", `${ASSORTMENT}/pasta-piccola/assortment`)).body;
+  const sold = pasta.items.filter((i: J) => i.disabled_info);
+  assert.ok(sold.length > 0);
+  for (const i of sold) assert.deepEqual(i.disabled_info, { disable_text: "Sold out", disable_reason: null });
+  const carbonara = pasta.items.find((i: J) => i.name === "Carbonara");
+  assert.deepEqual([carbonara.vat_percentage, carbonara.vat_percentage_decimal], [13, "13.5"]);
+  const chianti = pasta.items.find((i: J) => i.name === "Chianti 12 cl");
+  assert.deepEqual([chianti.vat_percentage, chianti.vat_percentage_decimal], [25, "25.5"]);
+  // Languages are objects; the primary and selected language are named.
+  assert.ok(pasta.available_languages.length > 0);
+  for (const l of pasta.available_languages) {
+    assert.deepEqual(Object.keys(l).sort(), ["autotranslated", "language", "name"]);
+  }
+  assert.deepEqual([typeof pasta.primary_language, typeof pasta.selected_language], ["string", "string"]);
+  // Partial shops: categories only, no items.
+  const shop = (await get("consumer_api", `${ASSORTMENT}/testimarket-kamppi/assortment`)).body;
+  assert.deepEqual([shop.loading_strategy, shop.items], ["partial", []]);
+
+  // A grocery item sold by weight: price per kilogram, steps in grams.
+  const kmarket = (await get("consumer_api", `${ASSORTMENT}/k-market-testila/assortment`)).body;
+  const tomatoes = kmarket.items.find((i: J) => i.name === "Tomatoes, loose");
+  assert.deepEqual(tomatoes.sell_by_weight_config, {
+    grams_per_step: 500,
+    input_type: "grams",
+    price_per_kg: tomatoes.price,
+    net_price_per_kg: null,
+  });
+  assert.ok(kmarket.items.filter((i: J) => i.sell_by_weight_config === null).length > 5);
+
+  // The items batch and the search carry more than {items, options}.
+  const batch = (await post("consumer_api", `${ASSORTMENT}/k-market-testila/assortment/items`, {
+    item_ids: [tomatoes.id],
+  })).body;
+  assert.deepEqual(Object.keys(batch).sort(), [
+    "categories",
+    "items",
+    "options",
+    "selected_language",
+    "variant_groups",
+  ]);
+  assert.deepEqual(batch.categories[0].item_ids, [tomatoes.id]);
+  const search = (await post("consumer_api", `${ASSORTMENT}/k-market-testila/assortment/items/search`, {
+    q: "tomatoes",
+  })).body;
+  for (const k of ["search_id", "search_state", "sponsored_content", "debug_info", "selected_language"]) {
+    assert.ok(k in search, k);
+  }
+
+  // Venue content v3: display sections with their own option definitions, a top-level page token.
+  const base = "/consumer-api/venue-content-api/v3/web/venue-content/slug/pasta-piccola";
+  const first = (await get("consumer_api", base)).body;
+  assert.equal("options" in first, false, "no top-level options");
+  assert.equal("pagination" in first, false);
+  const second = (await get("consumer_api", `${base}?next_page_token=${first.next_page_token}`)).body;
+  const sections: J[] = [...first.sections, ...second.sections];
+  assert.ok(sections.some((x) => x.section_type === "categories_as_tiles" && !x.items));
+  const carousels = sections.filter((x) => x.section_type === "tall_item_card_collection_carousel");
+  assert.ok(carousels.length >= 2);
+  for (const c of carousels) {
+    const defined = new Set(c.options.map((o: J) => o.id));
+    const bound = c.items.flatMap((i: J) => i.options.map((b: J) => b.option_id));
+    assert.deepEqual([...defined].sort(), [...new Set(bound)].sort(), `${c.name}: its own definitions`);
+    assert.deepEqual(c.selected_options, {});
+    assert.deepEqual(c.categories.flatMap((x: J) => x.item_ids).sort(), c.items.map((i: J) => i.id).sort());
+  }
+
+  // The static page's display strings of money (a client formats from the integers).
+  const page = (await get("consumer_api", "/order-xp/web/v1/pages/venue/slug/pasta-piccola/static")).body;
+  assert.equal(typeof page.order_minimum, "number");
+  assert.equal(typeof page.venue.info.venue_info_order_minimum, "string");
 });
 
 Deno.test("legacy /v3/venues answers 410", async () => {

@@ -465,7 +465,8 @@ Deno.test("partial assortment: categories only and explicit, --category hydrates
     const bareTable = await t.run(["venue", "menu", slug]);
     assert.equal(bareTable.code, 0);
     assert.match(bareTable.stdout, /0 items \(partial\): pass --category <slug> or --query <text>/);
-    assert.match(bareTable.stdout, /milk-6\s+Milk\s+192/);
+    // Like the real shops, the root lists no ids: the count is unknown until the category is read.
+    assert.match(bareTable.stdout, /milk-6\s+Milk\s+-\n/);
     assert.match(bareTable.stderr, /Warning: .*partial assortment/);
 
     const milk = await json(t, ["venue", "menu", slug, "--category", "milk-6"]);
@@ -575,7 +576,7 @@ Deno.test("venue categories: leaf slugs with paging, venue_id at the top; table 
       slug: "milk-6",
       name: "Milk",
       parent: "dairy-eggs-5",
-      item_count: 192,
+      item_count: null,
     });
     const pasta = await json(t, ["venue", "categories", "pasta-piccola"]);
     assert.equal(pasta.data.total, 5);
@@ -594,7 +595,7 @@ Deno.test("venue categories: leaf slugs with paging, venue_id at the top; table 
       ["static", "none", false],
     ]);
     const table = await t.run(["venue", "categories", "testimarket-kamppi", "--limit", "2"]);
-    assert.match(table.stdout, /fruit-2\s+Fruit\s+fruit-vegetables-1\s+224/);
+    assert.match(table.stdout, /fruit-2\s+Fruit\s+fruit-vegetables-1\s+-\n/);
     assert.match(table.stdout, /^2 of \d+ shown; next: --offset 2$/m);
   });
 });

@@ -147,6 +147,53 @@ Deno.test("opening times: a shift past midnight closes at the start of the next 
   assert.deepEqual(odd.hours, [{ day: "friday", open: "14:00", close: "16:00" }]);
   assert.match(long.warnings.join("\n"), /opening time without a closing time on thursday/);
   assert.match(long.warnings.join("\n"), /closing time without an opening time on friday/);
+  // Thursday said something that could not be paired: unknown, never "closed".
+  assert.deepEqual([odd.closed_days, odd.unknown_days.includes("thursday")], [[], true]);
+});
+
+Deno.test("opening times: every day starting with its close; unpairable days unknown; no empty windows", () => {
+  const days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+  const every = (list: unknown[]) => Object.fromEntries(days.map((d) => [d, list]));
+  const s = sink();
+  const night = parseOpeningTimes(
+    every([{ type: "close", value: 3540 }, { type: "open", value: 24300 }]),
+    s.warn,
+  );
+  assert.deepEqual(night.hours, days.map((day) => ({ day, open: "06:45", close: "00:59" })));
+  assert.deepEqual([night.closed_days, night.unknown_days, s.warnings], [[], [], []]);
+
+  // Only Monday described that way: its close belongs to an unknown Sunday, its open to an unknown
+  // Tuesday. Nothing pairs, so Monday is unknown (with warnings), not closed.
+  const lone = sink();
+  const one = parseOpeningTimes(
+    { monday: [{ type: "close", value: 3540 }, { type: "open", value: 24300 }] },
+    lone.warn,
+  );
+  assert.deepEqual([one.hours, one.closed_days], [[], []]);
+  assert.ok(one.unknown_days.includes("monday"));
+  assert.ok(lone.warnings.length > 0);
+
+  // A window that closes as it opens is skipped, never an empty row.
+  const eq = sink();
+  const empty = parseOpeningTimes({
+    friday: [{ type: "open", value: 36000 }, { type: "close", value: 36000 }],
+  }, eq.warn);
+  assert.deepEqual([empty.hours, empty.closed_days, empty.unknown_days.includes("friday")], [[], [], true]);
+  assert.match(eq.warnings.join("\n"), /closes as it opens on friday/);
+
+  // The schedule strings: "00:00–00:00" is the whole day; any other zero-length window is unreadable.
+  const sched = (text: string) => {
+    const w = sink();
+    return parseHours(
+      { venue: { opening_times_schedule: [{ day: "Monday", formatted_times: text }] } },
+      w.warn,
+    );
+  };
+  assert.deepEqual(sched("00:00–00:00").hours, [{ day: "monday", open: "00:00", close: "24:00" }]);
+  assert.deepEqual(sched("All day").hours, [{ day: "monday", open: "00:00", close: "24:00" }]);
+  assert.deepEqual(sched("06:45–00:59").hours, [{ day: "monday", open: "06:45", close: "00:59" }]);
+  const zero = sched("10:00–10:00");
+  assert.deepEqual([zero.hours, zero.closed_days, zero.unknown_days.includes("monday")], [[], [], true]);
 });
 
 Deno.test("hours: payload timezone and the label are separate; a differing label warns and converts nothing", () => {

@@ -151,6 +151,13 @@ function amount(m: Money | null | undefined): string | null {
   return m.formatted ?? `${m.amount}${m.currency ? ` ${m.currency}` : " (minor units)"}`;
 }
 
+/** The price cell: "notice" for a menu notice; "€3.99/kg" for an item sold by weight. */
+function priceCell(i: MenuItem): string | null {
+  if (i.notice) return "notice";
+  const perKg = i.weight_pricing?.price_per_kg;
+  return perKg ? `${amount(perKg)}/kg` : amount(i.price);
+}
+
 /** One vocabulary (docs/output-style.md): yes, sold out, N left, or "-" when upstream says nothing. */
 function availability(i: MenuItem): string | null {
   if (i.available === false) return "sold out";
@@ -332,7 +339,7 @@ export const renderMenu: TableRenderer<VenueMenu> = (d, { style, table }) => {
   } else {
     const rows = d.items.map((i) => [
       table.truncate(i.name, ITEM_NAME_MAX),
-      i.notice ? "notice" : amount(i.price),
+      priceCell(i),
       amount(i.original_price),
       i.discount?.label ?? null,
       availability(i),
@@ -363,11 +370,13 @@ const renderItem: TableRenderer<VenueItemDetail> = (d, { style, table }) => {
     Venue: d.venue_name ?? d.venue_slug,
     "Venue id": d.venue_id,
     Description: d.description,
-    Price: d.notice ? "notice" : amount(d.price),
+    Price: priceCell(d),
     Was: amount(d.original_price),
     Deal: d.discount?.label ?? null,
     Available: availability(d),
     "Unit": d.unit_info,
+    ...(d.weight_pricing?.grams_per_step ? { "Weight step": `${d.weight_pricing.grams_per_step} g` } : {}),
+    VAT: d.vat_percentage === null ? null : `${d.vat_percentage} %`,
     "Max per order": d.max_quantity,
     "Age limit": d.age_limit,
     "Wolt+ only": d.wolt_plus_only,

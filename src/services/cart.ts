@@ -165,9 +165,12 @@ export function parseBasket(raw: unknown, locale?: string): Basket | undefined {
     venue,
     lines,
     total_items: num(b.total_items) ?? lines.reduce((n, l) => n + l.count, 0),
-    total: minor === undefined
-      ? null
-      : { ...money(minor, venue.currency, locale), formatted: formatted ?? null },
+    // Formatted from the integer when the currency is known (upstream strings differ by market);
+    // the upstream string only when it is not.
+    total: minor === undefined ? null : {
+      ...money(minor, venue.currency, locale),
+      formatted: money(minor, venue.currency, locale).formatted ?? formatted,
+    },
     problems,
   };
 }

@@ -265,8 +265,8 @@ const completeOptions = (o: OptionGroup[] | undefined) => !!o && !o.some((g) => 
 
 /**
  * Rules 2/3: the item page, then assortment metadata when the page failed or lacks the price or
- * option values, then venue content when there is still no item or no price. Blocked or missing
- * items fail; availability must be stated somewhere.
+ * option values, then venue content when there is still no item, no price, or option groups without
+ * values. Blocked or missing items fail; availability must be stated somewhere.
  */
 async function refreshItem(
   ctx: ServiceContext,
@@ -291,8 +291,9 @@ async function refreshItem(
     }))[0];
   }
   const known = page ?? assortment;
+  const optionsKnown = [page, assortment].some((d) => d && completeOptions(d.options));
   let content: { detail: VenueItemDetail; availabilityStated: boolean } | undefined;
-  if (!known || (page?.price ?? assortment?.price ?? null) === null) {
+  if (!known || (page?.price ?? assortment?.price ?? null) === null || !optionsKnown) {
     content = await contentDetail(ctx, venue, itemId).catch((e) => {
       if (!degradable(e)) throw e;
       return undefined;

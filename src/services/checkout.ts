@@ -138,10 +138,7 @@ function parseConfigs(
       label: takeaway && !/take ?away|pick ?up|collect/i.test(label ?? "") ? "Takeaway" : label,
       method,
       estimate: str(est?.label) ?? (num(est?.min) !== undefined ? `${est!.min}-${est!.max} min` : null),
-      price: amount === undefined ? null : {
-        ...money(amount, currency, locale),
-        formatted: str(price?.formatted_amount) ?? money(amount, currency).formatted,
-      },
+      price: amount === undefined ? null : money(amount, currency, locale),
       selected: cfg.selected === true || cfg.is_selected === true,
     });
   }
@@ -299,10 +296,8 @@ export async function checkoutPreview(
     return {
       template: str(r!.template) ?? "row",
       label: str(r!.label) ?? null,
-      amount: minor === undefined ? null : {
-        ...money(minor, currency, ctx.locale),
-        formatted: str(amt?.formatted_amount) ?? money(minor, currency, ctx.locale).formatted,
-      },
+      // Formatted from the integers: upstream strings differ by market ("€18.00", "PLN45.00").
+      amount: minor === undefined ? null : money(minor, currency, ctx.locale),
     };
   });
   const toasts = arr(res.toasts).map((t) => str(obj(t)?.text)).filter((t): t is string => !!t);
@@ -319,11 +314,7 @@ export async function checkoutPreview(
     selected_delivery_config:
       (configs.find((c) => c.mode === applied) && strip(configs.find((c) => c.mode === applied)!)) ?? null,
     delivery_configs: configs.map(strip),
-    payable_amount: {
-      ...money(payable, currency, ctx.locale),
-      formatted: str(obj(obj(res.payment_breakdown)?.total)?.formatted_amount) ??
-        money(payable, currency, ctx.locale).formatted,
-    },
+    payable_amount: money(payable, currency, ctx.locale),
     rows,
     tip: { amount: money(opts.tip ?? 0, currency, ctx.locale), config: obj(res.tip_config) ?? null },
     promo_codes: plan.use_promo_discount_ids,

@@ -478,7 +478,9 @@ export async function searchItems(
     auth: "optional",
     retry: true, // a read-only search: safe to retry
   });
-  const hits = arr(requireShape("search", data).sections).flatMap((s) => arr(obj(s)?.items));
+  // A preview search (`target: null`) also lists venue rows in a `venues` section: not item hits.
+  const hits = arr(requireShape("search", data).sections).flatMap((s) => arr(obj(s)?.items))
+    .filter((h) => !(obj(obj(h)?.venue) && obj(h)?.menu_item === undefined));
   const items: ItemHit[] = [];
   let malformed = 0;
   for (const h of hits) {

@@ -90,8 +90,13 @@ export function parseFormattedTimes(text: string): Window[] | undefined {
   for (const part of t.split(/\s*[,;]\s*/)) {
     const m = part.match(RANGE);
     const open = m ? clockSeconds(m[1]) : undefined;
-    const close = m ? clockSeconds(m[2]) : undefined;
+    let close = m ? clockSeconds(m[2]) : undefined;
     if (open === undefined || close === undefined || open === DAY_SECONDS) return undefined;
+    // "00:00–00:00" is the whole day; any other window that closes as it opens is not readable.
+    if (close === open) {
+      if (open !== 0) return undefined;
+      close = DAY_SECONDS;
+    }
     windows.push({ open, close });
   }
   return windows;
@@ -180,23 +185,30 @@ function openingTimesTable(raw: unknown, warn: (m: string) => void): DayTable {
     const list = entriesOf(i);
     const carriedIn = overnight(i - 1) !== undefined;
     let open: number | undefined;
+    let unpaired = 0;
+    const skip = (what: string) => {
+      unpaired++;
+      warn(`skipped ${what} on ${day}`);
+    };
     list.forEach((e, j) => {
       if (e.type === "open") {
-        if (open !== undefined) warn(`skipped an opening time without a closing time on ${day}`);
+        if (open !== undefined) skip("an opening time without a closing time");
         open = e.secs;
       } else if (open !== undefined) {
-        windows.push({ open, close: e.secs });
+        if (e.secs === open) skip("an opening window that closes as it opens");
+        else windows.push({ open, close: e.secs });
         open = undefined;
       } else if (!(j === 0 && carriedIn)) {
-        warn(`skipped a closing time without an opening time on ${day}`);
+        skip("a closing time without an opening time");
       }
     });
     if (open !== undefined) {
       const close = overnight(i);
-      if (close === undefined) warn(`skipped an opening time without a closing time on ${day}`);
+      if (close === undefined) skip("an opening time without a closing time");
       else windows.push({ open, close });
     }
-    table.set(day, windows);
+    // A day whose entries could not be paired says nothing reliable: unknown, never "closed".
+    if (windows.length || !unpaired) table.set(day, windows);
   });
   return table;
 }

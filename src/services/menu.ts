@@ -9,7 +9,7 @@ import { SvcError } from "../core/errors.ts";
 import { closest } from "../core/suggest.ts";
 import { type Money, money } from "../core/money.ts";
 import type { ItemRef, VenueRef } from "../core/refs.ts";
-import { arr, bool, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
+import { arr, bool, decimal, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
 import type { ResolvedLocation } from "./location.ts";
 import {
   assortmentPath,
@@ -61,6 +61,19 @@ export interface OptionGroup {
   values: OptionValue[];
 }
 
+/**
+ * An item priced by weight (`sell_by_weight_config`): its `price` is per kilogram, and it is bought
+ * in steps of `grams_per_step`.
+ */
+export interface WeightPricing {
+  price_per_kg: Money | null;
+  /** The price per kilogram before VAT, when upstream sends it. */
+  net_price_per_kg: Money | null;
+  grams_per_step: number | null;
+  /** How the amount is entered ("grams"). */
+  input_type: string | null;
+}
+
 export interface ItemDiscount {
   /** Whole percent off, when known. */
   percent: number | null;
@@ -85,6 +98,8 @@ export interface MenuItem {
   /** A zero-price row without options: a menu notice rather than a product. */
   notice: boolean;
   unit_info: string | null;
+  /** Set when the item is sold by weight (its price is per kilogram); null otherwise. */
+  weight_pricing: WeightPricing | null;
   image_url: string | null;
   wolt_plus_only: boolean | null;
   age_limit: number | null;
@@ -258,6 +273,24 @@ export class ItemParser {
     return out;
   }
 
+  /** `sell_by_weight_config` (null or absent: not sold by weight). */
+  weight(raw: unknown, currency: string | null): WeightPricing | null {
+    if (raw === undefined || raw === null) return null;
+    const c = obj(raw);
+    const perKg = num(c?.price_per_kg);
+    if (!c || perKg === undefined) {
+      this.note("ignored sell-by-weight settings without a price per kilogram");
+      return null;
+    }
+    const net = num(c.net_price_per_kg);
+    return {
+      price_per_kg: this.money(perKg, currency),
+      net_price_per_kg: net === undefined ? null : this.money(net, currency),
+      grams_per_step: num(c.grams_per_step) ?? null,
+      input_type: str(c.input_type) ?? null,
+    };
+  }
+
   item(raw: unknown, withOptions = this.env.includeOptions): MenuItem | undefined {
     const it = obj(raw);
     const id = str(it?.id);
@@ -281,7 +314,7 @@ export class ItemParser {
     const info = obj(it.disabled_info);
     const available = disabled ? false : balance !== undefined ? balance > 0 : null;
     const reason = disabled
-      ? str(info?.disable_text) ?? str(info?.disabled_reason) ?? "unavailable"
+      ? str(info?.disable_text) ?? str(info?.disable_reason) ?? str(info?.disabled_reason) ?? "unavailable"
       : balance !== undefined && balance <= 0
       ? "out of stock"
       : null;
@@ -310,6 +343,7 @@ export class ItemParser {
       purchasable_balance: balance ?? null,
       notice: priceN === 0 && bindings.length === 0,
       unit_info: str(it.unit_info) ?? null,
+      weight_pricing: this.weight(it.sell_by_weight_config, own),
       image_url: image,
       wolt_plus_only: bool(it.is_wolt_plus_only) ?? null,
       age_limit: age ?? null,
@@ -875,6 +909,10 @@ export function itemDetailOf(
   parser.flush((m) => ctx.warn(m, "drift"));
   if (!item || !it) return undefined;
   const share = str(obj(venue.payload.venue)?.share_url);
+  const vat = vatOf(it);
+  if (vat === null && (it.vat_percentage_decimal ?? it.vat_percentage ?? null) !== null) {
+    ctx.warn("the item's VAT rate could not be read; it is shown as unknown", "drift");
+  }
   return {
     ...item,
     options: item.options ?? [],
@@ -886,10 +924,21 @@ export function itemDetailOf(
     checksum: str(it.checksum) ?? null,
     min_quantity: num(it.min_quantity_per_purchase) ?? null,
     max_quantity: num(it.max_quantity_per_purchase) ?? null,
-    vat_percentage: num(it.vat_percentage_decimal) ?? num(it.vat_percentage) ?? null,
+    vat_percentage: vat,
     url: share ? `${share.replace(/\/+$/, "")}/itemid-${item.id}` : null,
     source,
   };
+}
+
+/**
+ * The VAT rate in percent: the exact `vat_percentage_decimal` ("13.5", a string upstream), else the
+ * whole-number `vat_percentage` (upstream truncates 13.5 to 13); null when neither is readable.
+ */
+export function vatOf(it: Json): number | null {
+  const exact = decimal(it.vat_percentage_decimal);
+  if (exact !== undefined && exact >= 0 && exact <= 100) return exact;
+  const whole = num(it.vat_percentage);
+  return whole !== undefined && whole >= 0 && whole <= 100 ? whole : null;
 }
 
 /** Errors after which another source may still answer (not auth, not an interrupt, not a bug). */
@@ -970,15 +1019,20 @@ export async function contentDetail(
       auth: "optional",
     });
     const body = obj(data);
+    // Sections are display blocks (carousels, tiles), each carrying the option definitions of its
+    // own items; an older shape kept them at the top level.
     for (const s of arr(body?.sections)) {
-      for (const i of arr(obj(s)?.items)) {
+      const section = obj(s);
+      for (const i of arr(section?.items)) {
         const it = obj(i);
         if (!it || str(it.id) !== itemId) continue;
-        const detail = itemDetailOf({ item: it, options: body?.options }, venue, ctx, "venue_content");
+        const defs = [...arr(section?.options), ...arr(body?.options)];
+        const detail = itemDetailOf({ item: it, options: defs }, venue, ctx, "venue_content");
         if (!detail) return undefined;
         return { detail, availabilityStated: "disabled_info" in it || "purchasable_balance" in it };
       }
     }
+    // The page token is top-level (null on the last page); an older shape nested it in `pagination`.
     token = str(body?.next_page_token) ?? str(obj(body?.pagination)?.next_page_token);
     if (!token || seen.has(token)) return undefined;
     seen.add(token);

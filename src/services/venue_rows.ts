@@ -47,18 +47,22 @@ export interface Rating {
 
 /**
  * A venue rating in any of the real shapes: `{rating: 4, score: "9.2", score_raw: 9.2, volume: 500}`
- * (static page: the score is a string), `{rating, score: 8.4, volume}` (feed, item search), or a bare
- * number. The 1–5 `rating` bucket is not a score. Null when no score can be read.
+ * (static page: the score is a string), `{rating, score: 8.4, volume}` (feed, item search, global
+ * search rows, where `volume` can be 0), or a bare number. The 1–5 `rating` bucket is not a score. A
+ * score of 0 from 0 ratings is "not rated", not "rated 0". Null when no score can be read.
  */
 export function ratingOf(v: unknown): Rating | null {
   const bare = decimal(v);
   if (bare !== undefined) return bare >= 0 && bare <= 10 ? { score: bare, volume: null } : null;
   const r = obj(v);
   if (!r) return null;
-  const score = [num(r.score_raw), decimal(r.score)].find((n) => n !== undefined && n >= 0 && n <= 10);
-  const volume = decimal(r.volume);
+  const raw = decimal(r.volume);
+  const volume = raw !== undefined && raw >= 0 ? Math.round(raw) : undefined;
+  const score = [num(r.score_raw), decimal(r.score)].find((n) =>
+    n !== undefined && n >= 0 && n <= 10 && !(n === 0 && volume === 0)
+  );
   if (score === undefined && volume === undefined) return null;
-  return { score: score ?? null, volume: volume !== undefined && volume >= 0 ? Math.round(volume) : null };
+  return { score: score ?? null, volume: volume ?? null };
 }
 
 const BADGE_ORDER: Badge[] = ["wolt_plus", "discount", "fast", "schedule", "new"];
@@ -133,9 +137,11 @@ export function venueRowOf(item: unknown, locale?: string, origin?: Point): Venu
     top_offer: promotions[0] ?? str(discountBadge?.text) ?? null,
     rating: ratingOf(v.rating)?.score ?? null,
     delivery_estimate: estimateOf(v),
+    // Formatted from the integer: upstream strings differ by market ("€2.90", "PLN7.49"), and
+    // search rows send none. The upstream string is shown only when no currency is known.
     delivery_fee: fee === undefined ? null : {
       ...money(fee, currency, locale),
-      formatted: str(v.delivery_price) ?? money(fee, currency, locale).formatted,
+      formatted: money(fee, currency, locale).formatted ?? str(v.delivery_price) ?? null,
     },
     price_range: priceRange(scale, currency),
     promotions,

@@ -77,7 +77,10 @@ export interface MenuItem {
   alcoholPermille: number;
   ageLimit: number | null;
   maxPerPurchase: number | null;
+  /** VAT in percent (13.5 allowed); the wire sends it truncated plus the exact decimal string. */
   vat: number;
+  /** Sold by weight: `price` is per kilogram, bought in steps of this many grams; null otherwise. */
+  weightStepGrams: number | null;
 }
 
 export interface Category {
@@ -285,7 +288,8 @@ class MenuBuilder {
       alcoholPermille: 0,
       ageLimit: null,
       maxPerPurchase: null,
-      vat: 14,
+      vat: 13.5,
+      weightStepGrams: null,
       ...spec,
       image: spec.image === undefined ? `https://img.example.test/items/${id}.jpg` : spec.image,
     };
@@ -416,7 +420,8 @@ function testKitchenMenu(b: MenuBuilder): Menu {
   return b.build("full");
 }
 
-type Dish = [name: string, price: number, description?: string];
+/** A dish; `grams` marks a product sold by weight (`price` per kilogram, bought in steps of `grams`). */
+type Dish = [name: string, price: number, description?: string, grams?: number];
 
 /** Small menus shared by venues of a kind: [category, dishes][]. A 0-price dish is a menu notice. */
 const MENUS: Record<string, [string, Dish[]][]> = {
@@ -584,6 +589,12 @@ const MENUS: Record<string, [string, Dish[]][]> = {
     ]],
     ["Pantry", [["Coffee 500 g", 699], ["Pasta 500 g", 149], ["Rice 1 kg", 239], ["Crisps 175 g", 279]]],
     ["Household", [["Toilet paper 8 rolls", 549], ["Dish soap 500 ml", 199]]],
+    ["Loose produce", [["Tomatoes, loose", 399, "Priced per kilogram", 500], [
+      "Potatoes, loose",
+      149,
+      "Priced per kilogram",
+      1000,
+    ]]],
   ],
   pharmacy: [
     ["Pain & fever", [["Ibuprofen 400 mg 20 tabs", 590], ["Paracetamol 500 mg 30 tabs", 490]]],
@@ -612,11 +623,11 @@ function templateMenu(b: MenuBuilder, venue: Venue, template: string): Menu {
   const soldOut = rnd() < 0.4 ? Math.floor(rnd() * 8) : -1;
   // Campaigns of the dynamic page only do not change the menu's own prices.
   const fraction = venue.discounts.find((d) => d.itemFraction && !d.dynamicOnly)?.itemFraction;
-  const vat = { restaurant: 14, grocery: 14, pharmacy: 10, retail: 25.5 }[venue.productLine];
+  const vat = { restaurant: 13.5, grocery: 13.5, pharmacy: 10, retail: 25.5 }[venue.productLine];
   let n = 0;
   MENUS[template].forEach(([catName, dishes], ci) => {
     const cat = b.category(catName);
-    for (const [name, base, description = ""] of dishes) {
+    for (const [name, base, description = "", grams] of dishes) {
       const price = base && dime(base * scale);
       // Deals apply to the first category, like "-15% on pizzas".
       const deal = fraction && ci === 0 && price;
@@ -629,6 +640,7 @@ function templateMenu(b: MenuBuilder, venue: Venue, template: string): Menu {
         soldOut: n++ === soldOut,
         ...(/wine/i.test(name) ? { alcoholPermille: 120, ageLimit: 18, vat: 25.5 } : { vat }),
         ...(/ibuprofen|paracetamol/i.test(name) ? { maxPerPurchase: 2 } : {}),
+        ...(grams ? { weightStepGrams: grams } : {}),
       });
     }
   });

@@ -384,7 +384,7 @@ function itemHit([item, v]: [MenuItem, Venue], now: number) {
         unit_price_type: null,
         unit_size: item.unitInfo,
         unit_size_type: null,
-        is_sold_by_weight: false,
+        is_sold_by_weight: item.weightStepGrams !== null,
         image: img,
         product_line: v.productLine,
         action_link: `${shareUrl(v)}/itemid-${item.id}`,
@@ -549,6 +549,12 @@ const staticPage = withVenue((v) =>
       product_line: v.productLine,
       delivery_geo_range: polygon(v, 0.03),
       self_delivery: false,
+      // Display strings (a client formats from the integers: markets spell these differently).
+      info: {
+        venue_info_order_minimum: venueMoney(v, v.orderMinimum),
+        venue_info_base_delivery_price: venueMoney(v, v.deliveryFee),
+        venue_info_service_fee_description: null,
+      },
     },
     venue_raw: {
       id: v.id,
@@ -651,6 +657,7 @@ const wireGroup = (g: OptionGroup) => ({
 });
 
 function wireItem(item: MenuItem) {
+  const grams = item.weightStepGrams;
   return {
     id: item.id,
     name: item.name,
@@ -659,11 +666,17 @@ function wireItem(item: MenuItem) {
     original_price: item.originalPrice,
     lowest_price: null,
     unit_info: item.unitInfo,
-    unit_price: null,
-    sell_by_weight_config: null,
+    unit_price: grams === null
+      ? null
+      : { base: 1, price: item.price, original_price: null, unit: "kilogram" },
+    // A weight-priced item: `price` is per kilogram, bought in steps of `grams_per_step`.
+    sell_by_weight_config: grams === null
+      ? null
+      : { grams_per_step: grams, input_type: "grams", price_per_kg: item.price, net_price_per_kg: null },
     images: item.image ? [image(item.image)] : [],
     options: item.options.map(wireBinding),
-    disabled_info: item.soldOut ? { disable_text: "Sold out", disabled_reason: "out_of_stock" } : null,
+    // Real payloads: `disable_reason` (not `disabled_reason`), always null; the text is localized.
+    disabled_info: item.soldOut ? { disable_text: "Sold out", disable_reason: null } : null,
     purchasable_balance: item.balance,
     should_display_purchasable_balance: item.balance !== null && item.balance > 0,
     min_quantity_per_purchase: null,
@@ -672,30 +685,57 @@ function wireItem(item: MenuItem) {
     restrictions: item.ageLimit ? [{ type: "age_restricted", age_limit: item.ageLimit }] : [],
     allowed_delivery_methods: ["homedelivery", "takeaway"],
     alcohol_permille: item.alcoholPermille,
+    // Upstream truncates the rate; the exact one is a decimal string ("13.5"), null with a 0 rate.
     vat_percentage: Math.trunc(item.vat),
-    vat_percentage_decimal: item.vat,
+    vat_percentage_decimal: item.vat ? item.vat.toFixed(1) : null,
     dietary_preferences: [],
     checksum: itemChecksum(item),
   };
 }
 
+/** The option groups `items` reference (root definitions). */
+function groupsOf(menu: Menu, items: MenuItem[]) {
+  const groupIds = new Set(items.flatMap((i) => i.options.map((o) => o.optionId)));
+  return [...groupIds].map((id) => wireGroup(menu.groupById.get(id)!));
+}
+
 /** `{items, options}`: the items plus the option groups they reference. */
 function itemsPayload(menu: Menu, items: MenuItem[]) {
-  const groupIds = new Set(items.flatMap((i) => i.options.map((o) => o.optionId)));
+  return { items: items.map(wireItem), options: groupsOf(menu, items) };
+}
+
+/** Item ids per category id, as the items batch and the searches list them. */
+function categoryIndex(items: MenuItem[]) {
+  const byCategory = new Map<string, string[]>();
+  for (const i of items) byCategory.set(i.categoryId, [...(byCategory.get(i.categoryId) ?? []), i.id]);
+  return [...byCategory].map(([id, item_ids]) => ({ id, item_ids }));
+}
+
+/** The items batch and the venue search: items with their categories, options and variant groups. */
+function batchPayload(menu: Menu, items: MenuItem[]) {
   return {
-    items: items.map(wireItem),
-    options: [...groupIds].map((id) => wireGroup(menu.groupById.get(id)!)),
+    selected_language: "en",
+    categories: categoryIndex(items),
+    ...itemsPayload(menu, items),
+    variant_groups: [],
   };
 }
 
-function wireCategory(c: Category): Record<string, unknown> {
+/** `available_languages` are objects, not codes. */
+const LANGUAGES = [
+  { autotranslated: false, language: "fi", name: "Finnish" },
+  { autotranslated: true, language: "en", name: "English" },
+];
+
+/** A category; a partial assortment's root lists every category with `item_ids: []`. */
+function wireCategory(c: Category, ids = true): Record<string, unknown> {
   return {
     id: c.id,
     slug: c.slug,
     name: c.name,
     description: c.description,
-    item_ids: c.itemIds,
-    subcategories: c.subcategories.map(wireCategory),
+    item_ids: ids ? c.itemIds : [],
+    subcategories: c.subcategories.map((sub) => wireCategory(sub, ids)),
   };
 }
 
@@ -703,9 +743,12 @@ const assortment = withVenue((v) => {
   const menu = v.menu();
   const partial = menu.loading === "partial";
   return json({
+    assortment_id: `as-${v.id}`,
     loading_strategy: menu.loading,
-    available_languages: ["en", "fi"],
-    categories: menu.categories.map(wireCategory),
+    primary_language: "fi",
+    selected_language: "en",
+    available_languages: LANGUAGES,
+    categories: menu.categories.map((c) => wireCategory(c, !partial)),
     ...(partial ? { items: [], options: [] } : itemsPayload(menu, menu.items)),
     variant_groups: [],
   });
@@ -732,7 +775,7 @@ const assortmentItems = withVenue((v, ctx) => {
   }
   if (ids.length > ITEM_BATCH_MAX) return fail(400, `at most ${ITEM_BATCH_MAX} item_ids per request`);
   const menu = v.menu();
-  return json(itemsPayload(menu, ids.flatMap((id) => menu.itemById.get(id) ?? [])));
+  return json(batchPayload(menu, ids.flatMap((id) => menu.itemById.get(id) ?? [])));
 });
 
 const VENUE_ITEM_SEARCH_CAP = 100;
@@ -747,7 +790,14 @@ const assortmentSearch = withVenue((v, ctx) => {
     const r = relevance(i.name, needle);
     return r >= 0 || !needle ? r : i.description.toLowerCase().includes(needle) ? 3 : -1;
   }).slice(0, VENUE_ITEM_SEARCH_CAP);
-  return json(itemsPayload(menu, hits));
+  return json({
+    ...batchPayload(menu, hits),
+    search_id: `vs-${hash32(`${v.id}:${needle}`).toString(16)}`,
+    sponsored_content: null,
+    sorting_and_filtering: null,
+    search_state: null,
+    debug_info: null,
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -757,6 +807,12 @@ const CONTENT_PAGE_2 = "page-2";
 /** Items per section on partial venues, whose full shelves the content API does not list. */
 const CONTENT_PARTIAL_ITEMS = 20;
 
+/**
+ * Venue content v3: `sections[]` are display blocks (item carousels, then category tiles on the last
+ * page), not menu categories. Each carousel carries its own items, the option definitions of those
+ * items (`options[]`), `selected_options` and `categories[{id, item_ids}]`; there is no top-level
+ * `options`. The page token is top-level, null on the last page.
+ */
 const venueContent = withVenue((v, ctx) => {
   const token = ctx.url.searchParams.get("next_page_token");
   if (token && token !== CONTENT_PAGE_2) return fail(400, "invalid next_page_token");
@@ -764,18 +820,30 @@ const venueContent = withVenue((v, ctx) => {
   const leaves = menu.categories.flatMap(subtree).filter((c) => c.itemIds.length);
   const half = Math.ceil(leaves.length / 2);
   const cap = menu.loading === "partial" ? CONTENT_PARTIAL_ITEMS : undefined;
-  const sections = (token ? leaves.slice(half) : leaves.slice(0, half)).map((c) => ({
-    id: c.id,
-    slug: c.slug,
-    name: c.name,
-    description: c.description,
-    items: c.itemIds.slice(0, cap).map((id) => menu.itemById.get(id)!),
-  }));
-  const page = itemsPayload(menu, sections.flatMap((s) => s.items));
+  const carousels = (token ? leaves.slice(half) : leaves.slice(0, half)).map((c) => {
+    const items = c.itemIds.slice(0, cap).map((id) => menu.itemById.get(id)!);
+    return {
+      section_type: "tall_item_card_collection_carousel",
+      name: c.name,
+      slug: `carousel-${c.slug}`,
+      parent_slug: "discover",
+      categories: categoryIndex(items),
+      items: items.map(wireItem),
+      options: groupsOf(menu, items),
+      selected_options: {},
+      variant_groups: [],
+      telemetry_id: c.slug,
+      advertising_info: null,
+      branding: null,
+    };
+  });
+  const tiles = { section_type: "categories_as_tiles", name: "Shop by category" };
   return json({
-    venue_id: v.id,
-    sections: sections.map((s) => ({ ...s, items: s.items.map(wireItem) })),
-    options: page.options,
+    category_navigation_type: "sidebar",
+    collections: [{ slug: "discover", name: "Discover", children: [] }],
+    loyalty_program: null,
+    sections: token ? [...carousels, tiles] : carousels,
+    substitution_preferences: [],
     next_page_token: token ? null : CONTENT_PAGE_2,
   });
 });
