@@ -5,6 +5,7 @@ import { closest } from "../core/suggest.ts";
 import type { VenueRef } from "../core/refs.ts";
 import { arr, type Json, obj, type ServiceContext, str } from "./context.ts";
 import { coordsQuery, type ResolvedLocation } from "./location.ts";
+import { requireShape } from "../gateway/shapes.ts";
 
 export interface VenueStatic {
   id: string;
@@ -37,9 +38,9 @@ export async function venueStatic(
     if (e instanceof SvcError && e.code === "SVC_NOT_FOUND") throw await unknownSlug(ctx, slug, e, location);
     throw e;
   }
-  const payload = obj(data);
-  const id = str(obj(payload?.venue)?.id) ?? str(obj(payload?.venue_raw)?.id);
-  if (!payload || !id) {
+  const payload = requireShape("venue_static", data, `the venue page of "${slug}"`);
+  const id = str(obj(payload.venue)?.id) ?? str(obj(payload.venue_raw)?.id);
+  if (!id) {
     throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", `the venue page of "${slug}" carries no venue id`);
   }
   // A drifted page without its `venue` object (name, currency, …) is used once, never cached.
