@@ -622,10 +622,7 @@ export async function venueMenu(
     scope = "search";
     completeness = "unknown";
     const body = await firstRead();
-    if (body?.items === undefined || body.items === null) {
-      ctx.warn(`the search in "${slug}" returned no item list`);
-    }
-    addItems(loaded, body?.items, body?.options);
+    addItems(loaded, body.items, body.options);
   } else if (req.category !== undefined) {
     scope = "category";
     const slugWanted = req.category;
@@ -812,8 +809,8 @@ function missingCategory(slug: string, wanted: string, tree: CategoryNode[], cau
   });
 }
 
-/** POST the venue-scoped item search. */
-async function searchMenu(ctx: ServiceContext, slug: string, q: string): Promise<Json | undefined> {
+/** POST the venue-scoped item search; a response without an item list is SVC_UPSTREAM_CHANGED. */
+async function searchMenu(ctx: ServiceContext, slug: string, q: string): Promise<Json> {
   const { data } = await ctx.gw.request({
     host: "consumer_api",
     method: "POST",
@@ -823,7 +820,7 @@ async function searchMenu(ctx: ServiceContext, slug: string, q: string): Promise
     auth: "optional",
     retry: true, // a read, not a mutation
   });
-  return obj(data);
+  return requireShape("assortment_search", data, `the search in "${slug}"`);
 }
 
 /** Nothing could be loaded: the first request's own error. */
