@@ -598,6 +598,7 @@ export async function nameBasketOptions(ctx: ServiceContext, basket: Basket): Pr
   const venue = { slug: basket.venue.slug, id: basket.venue.id, payload: {}, from_cache: false };
   const items = await assortmentDetails(ctx, venue, ids).catch((e) => {
     if (!degradable(e)) throw e;
+    ctx.warn(`option names are unavailable: ${e.message} [${e.code}]`);
     return [];
   });
   const groups = new Map(items.map((i) => [i.id, i.options]));

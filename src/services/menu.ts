@@ -918,7 +918,10 @@ export async function fetchItemPage(ctx: ServiceContext, venueId: string, itemId
   return data;
 }
 
-/** Items by id from the assortment's items endpoint (batches of ITEM_BATCH_SIZE), with options. */
+/**
+ * Items by id from the assortment's items endpoint (batches of ITEM_BATCH_SIZE), with options. A
+ * response without an item list is SVC_UPSTREAM_CHANGED (callers with another source degrade it).
+ */
 export async function assortmentDetails(
   ctx: ServiceContext,
   venue: VenueStatic,
@@ -935,9 +938,9 @@ export async function assortmentDetails(
       auth: "optional",
       retry: true, // a read
     });
-    const body = obj(data);
-    for (const raw of arr(body?.items)) {
-      const d = itemDetailOf({ item: raw, options: body?.options }, venue, ctx, "assortment");
+    const body = requireShape("assortment_items", data, `the item details of "${venue.slug}"`);
+    for (const raw of arr(body.items)) {
+      const d = itemDetailOf({ item: raw, options: body.options }, venue, ctx, "assortment");
       if (d && itemIds.includes(d.id)) out.push(d);
     }
   }
