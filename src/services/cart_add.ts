@@ -605,6 +605,7 @@ export async function nameBasketOptions(ctx: ServiceContext, basket: Basket): Pr
   };
   const items = await assortmentDetails(ctx, venue, ids).catch((e) => {
     if (!degradable(e)) throw e;
+    ctx.warn(`option names are unavailable: ${e.message} [${e.code}]`);
     return [];
   });
   const groups = new Map(items.map((i) => [i.id, i.options]));

@@ -656,10 +656,7 @@ export async function venueMenu(
     scope = "search";
     completeness = "unknown";
     const body = await firstRead();
-    if (body?.items === undefined || body.items === null) {
-      ctx.warn(`the search in "${slug}" returned no item list`);
-    }
-    addItems(loaded, body?.items, body?.options);
+    addItems(loaded, body.items, body.options);
   } else if (req.category !== undefined) {
     scope = "category";
     const slugWanted = req.category;
@@ -846,8 +843,8 @@ function missingCategory(slug: string, wanted: string, tree: CategoryNode[], cau
   });
 }
 
-/** POST the venue-scoped item search. */
-async function searchMenu(ctx: ServiceContext, slug: string, q: string): Promise<Json | undefined> {
+/** POST the venue-scoped item search; a response without an item list is SVC_UPSTREAM_CHANGED. */
+async function searchMenu(ctx: ServiceContext, slug: string, q: string): Promise<Json> {
   const { data } = await ctx.gw.request({
     host: "consumer_api",
     method: "POST",
@@ -857,7 +854,7 @@ async function searchMenu(ctx: ServiceContext, slug: string, q: string): Promise
     auth: "optional",
     retry: true, // a read, not a mutation
   });
-  return obj(data);
+  return requireShape("assortment_search", data, `the search in "${slug}"`);
 }
 
 /** Nothing could be loaded: the first request's own error. */
@@ -970,7 +967,10 @@ export async function fetchItemPage(ctx: ServiceContext, venueId: string, itemId
   return data;
 }
 
-/** Items by id from the assortment's items endpoint (batches of ITEM_BATCH_SIZE), with options. */
+/**
+ * Items by id from the assortment's items endpoint (batches of ITEM_BATCH_SIZE), with options. A
+ * response without an item list is SVC_UPSTREAM_CHANGED (callers with another source degrade it).
+ */
 export async function assortmentDetails(
   ctx: ServiceContext,
   venue: VenueStatic,
@@ -987,9 +987,9 @@ export async function assortmentDetails(
       auth: "optional",
       retry: true, // a read
     });
-    const body = obj(data);
-    for (const raw of arr(body?.items)) {
-      const d = itemDetailOf({ item: raw, options: body?.options }, venue, ctx, "assortment");
+    const body = requireShape("assortment_items", data, `the item details of "${venue.slug}"`);
+    for (const raw of arr(body.items)) {
+      const d = itemDetailOf({ item: raw, options: body.options }, venue, ctx, "assortment");
       if (d && itemIds.includes(d.id)) out.push(d);
     }
   }

@@ -326,13 +326,16 @@ export function feesOf(
   };
 }
 
-/** GET the dynamic venue page at a location (auth optional: a rejected bearer is retried anonymously). */
+/**
+ * GET the dynamic venue page at a location (auth optional: a rejected bearer is retried anonymously).
+ * A page without what shapes.ts lists is SVC_UPSTREAM_CHANGED; every caller degrades it to a warning.
+ */
 export async function dynamicPage(
   ctx: ServiceContext,
   slug: string,
   loc: { lat: number; lon: number },
   opts: { retry?: boolean; timeoutMs?: number } = {},
-): Promise<Json | undefined> {
+): Promise<Json> {
   const { data } = await ctx.gw.request({
     host: "consumer_api",
     method: "GET",
@@ -341,7 +344,7 @@ export async function dynamicPage(
     auth: "optional",
     ...opts,
   });
-  return obj(data);
+  return requireShape("venue_dynamic", data, `the live page of "${slug}"`);
 }
 
 /**

@@ -142,6 +142,7 @@ export async function venueStatic(
         `(${noLocation})`,
       {
         details: failure.details,
+        ...(failure.facts ? { facts: failure.facts } : {}),
         hint: "pass --lat/--lon or --address (or sign in so svc can use your address), or check the slug " +
           "with `svc venues --query <name>`",
       },

@@ -267,19 +267,26 @@ export async function syncHistory(opts: SyncOptions): Promise<SyncResult> {
     checkAbort();
     let detail: unknown;
     try {
-      detail = await paced(
-        `order ${entry.purchase_id}`,
-        `${HISTORY}/purchase/${encodeURIComponent(entry.purchase_id)}`,
-        {
-          tips_use_percentage: "true",
-        },
+      detail = requireShape(
+        "order_detail",
+        await paced(
+          `order ${entry.purchase_id}`,
+          `${HISTORY}/purchase/${encodeURIComponent(entry.purchase_id)}`,
+          {
+            tips_use_percentage: "true",
+          },
+        ),
       );
     } catch (e) {
       if (e instanceof SvcError && e.code !== "SVC_INTERRUPTED") {
         throw new SvcError(e.code, `${e.message} (after ${i} of ${queue.length} order details were saved)`, {
           details: e.details,
           retry: e.retry,
-          hint: "run `svc stats` again to resume where this run stopped",
+          facts: e.facts,
+          // Resuming does not help when the payload changed shape: that error's own hint stays.
+          hint: e.code === "SVC_UPSTREAM_CHANGED"
+            ? e.hint
+            : "run `svc stats` again to resume where this run stopped",
         });
       }
       throw e;
