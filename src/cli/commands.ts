@@ -825,12 +825,12 @@ const completions: Cmd = {
 
 const capture: Cmd = {
   name: "capture",
-  help: "check a capture (--capture) before attaching it to a bug report",
+  help: "check a --capture folder before attaching it to a bug report",
   section: SETUP,
   commands: [{
     name: "check",
     args: "<dir>",
-    help: "scan a capture for anything that looks like a secret or a personal value (local only)",
+    help: "scan a capture for values that look secret or personal (local only)",
     long: "Reports each finding by file, JSON path and kind, never the value; exits 0 when nothing " +
       "is found, else 1 (SVC_CAPTURE_UNSAFE). Works on a folder of several runs.",
     run: ["capture", "runCheck"],
