@@ -181,6 +181,17 @@ Deno.test("URLs: id segments labelled or hashed, sensitive parameters masked, co
   assert.deepEqual(scan({ url: urls[0] }).map((s) => s.kind), ["purchase-id"]);
   assert.deepEqual(scan({ url: urls[1] }).map((s) => s.kind), ["address-id"]);
   assert.deepEqual(scan({ url: urls[2] }).map((s) => s.kind), ["coordinates", "coordinates"]);
+  // A URL inside a payload (a redirect's location header, a link) gets the same rules, and its ids are learned.
+  const headers = {
+    location: "https://consumer-api.wolt.com/order_history/purchase/65c0000000000000000000ee",
+  };
+  const fresh = new Learned();
+  learnTree(headers, undefined, fresh);
+  await fresh.hashPending();
+  const shown = redactTree(headers, undefined, fresh) as typeof headers;
+  assert.match(shown.location, /\/purchase\/h:[0-9a-f]{12}$/);
+  assert.equal(fresh.scrub("id 65c0000000000000000000ee"), `id ${shown.location.split("/").pop()}`);
+  assert.deepEqual(scan(headers).map((s) => s.kind), ["purchase-id"]);
 });
 
 Deno.test("check: header values, the token exchange and keys that are values are findings; values never shown", () => {

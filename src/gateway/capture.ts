@@ -193,6 +193,7 @@ export class Capture implements CaptureSink {
     learnUrl(x.url, this.learned);
     learnTree(requestBody, scope, this.learned);
     learnTree(responseBody, scope, this.learned);
+    learnTree(headerObject(x.responseHeaders ?? []), undefined, this.learned);
     await this.learned.hashPending();
 
     const dropped = (present: boolean) => (present ? marker("secret") : null);

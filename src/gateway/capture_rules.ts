@@ -488,8 +488,11 @@ export const TOO_DEEP = "<omitted:too-deep>";
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
 
-/** Learns every value under a sensitive key of `value`. */
+const IS_URL = /^https?:\/\//i;
+
+/** Learns every value under a sensitive key of `value` (and the ids of the URLs it holds). */
 export function learnTree(value: unknown, scope: Scope, learned: Learned, depth = 0): void {
+  if (typeof value === "string" && IS_URL.test(value)) learnUrl(value, learned); // e.g. a redirect's location
   if (value === null || typeof value !== "object" || depth > MAX_DEPTH) return;
   const here = objectScope(scope, value);
   if (Array.isArray(value)) {
@@ -515,7 +518,9 @@ export function redactTree(
   opaque = true,
   depth = 0,
 ): unknown {
-  if (typeof value === "string") return scrubString(value, learned, opaque);
+  if (typeof value === "string") {
+    return IS_URL.test(value) ? redactUrl(value, learned) : scrubString(value, learned, opaque);
+  }
   if (value === null || typeof value !== "object") return value;
   if (depth > MAX_DEPTH) return TOO_DEEP;
   const here = objectScope(scope, value);
@@ -711,7 +716,7 @@ export function scanTree(
 ): void {
   if (typeof value === "string") {
     for (const kind of findPatterns(value, opaque)) out.push({ path, kind });
-    if (/^https?:\/\//i.test(value)) scanUrl(value, path, out);
+    if (IS_URL.test(value)) scanUrl(value, path, out);
     return;
   }
   if (value === null || typeof value !== "object") return;
