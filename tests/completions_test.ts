@@ -84,7 +84,9 @@ Deno.test("bash completions: commands, aliases in both layouts, flags, flag valu
             assert.ok(g.includes(c), c)
           ),
       ],
-      ["svc ca", (g) => assert.deepEqual(g, ["cart"])],
+      ["svc ca", (g) => assert.deepEqual(g, ["capture", "cart"])],
+      ["svc capture ", (g) => assert.deepEqual(g, ["check"])],
+      ["svc top --capt", (g) => assert.deepEqual(g, ["--capture"])],
       ["svc cart ", (g) => assert.deepEqual(g, ["add", "clear", "count", "remove", "show"])],
       ["svc venue ", (g) => assert.deepEqual(g, ["categories", "hours", "item", "menu"])],
       ["svc venues --sort ", (g) => assert.deepEqual(g, [...VENUE_SORTS].sort())],

@@ -191,6 +191,29 @@ Deno.test("launcher flags: a proxy variable's host joins --allow-net, without it
   assert.deepEqual(sandbox.get("--allow-net"), [...LOOPBACK_HOSTS, "proxy.example.test"]);
 });
 
+Deno.test("launcher flags: the capture folder (--capture, --capture=, SVC_CAPTURE_DIR) is granted; capture check reads its folder", async () => {
+  for (const args of [["--capture", "/tmp/cap", "top"], ["top", "--capture=/tmp/cap"]]) {
+    const f = await flags(args);
+    assert.deepEqual(f.get("--allow-write"), ["/home/u/.svc", "/tmp/cap"], args.join(" "));
+    assert.deepEqual(f.get("--allow-read"), ["/home/u/.svc", "/tmp/cap", CHECKOUT], args.join(" "));
+  }
+  const env = await flags(["top"], { SVC_CAPTURE_DIR: "/srv/cap" });
+  assert.deepEqual(env.get("--allow-write"), ["/home/u/.svc", "/srv/cap"]);
+  const both = await flags(["--capture", "./here", "top"], { SVC_CAPTURE_DIR: "/srv/cap" });
+  assert.deepEqual(both.get("--allow-write"), ["/home/u/.svc", "/srv/cap", "./here"]);
+  for (const args of [["capture", "check", "/data/cap"], ["capture", "check", "--json", "/data/cap"]]) {
+    const f = await flags(args);
+    assert.deepEqual(f.get("--allow-read"), ["/home/u/.svc", "/data/cap", CHECKOUT], args.join(" "));
+    assert.deepEqual(f.get("--allow-write"), ["/home/u/.svc"], "checking writes nothing");
+  }
+  const valued = await flags(["capture", "check", "--profile", "work", "/data/cap"]);
+  assert.deepEqual(
+    valued.get("--allow-read"),
+    ["/home/u/.svc", "/data/cap", CHECKOUT],
+    "a flag's value is not the folder",
+  );
+});
+
 Deno.test("launcher flags: login may start BROWSER_BIN (and read it), nothing else", async () => {
   const f = await flags(["login"], { BROWSER_BIN: "/opt/browser/chrome" });
   assert.deepEqual(f.get("--allow-run"), ["/opt/browser/chrome"]);

@@ -95,6 +95,7 @@ const MODULES: Record<HandlerModule, () => Promise<unknown>> = {
   sandbox: () => import("./sandbox.ts"),
   mcp: () => import("./mcp.ts"),
   meta: () => import("./meta.ts"),
+  capture: () => import("./capture.ts"),
 };
 
 // deno-lint-ignore no-explicit-any

@@ -867,6 +867,24 @@ const completions: Cmd = {
   ],
 };
 
+const capture: Cmd = {
+  name: "capture",
+  help: "check a --capture folder before attaching it to a bug report",
+  section: SETUP,
+  commands: [{
+    name: "check",
+    args: "<dir>",
+    help: "scan a capture for values that look secret or personal (local only)",
+    long: "Reports each finding by file, JSON path and kind, never the value; exits 0 when nothing " +
+      "is found, else 1 (SVC_CAPTURE_UNSAFE). Works on a folder of several runs.",
+    run: ["capture", "runCheck"],
+    examples: [
+      "svc --capture ./svc-capture status",
+      "svc capture check ./svc-capture",
+    ],
+  }],
+};
+
 const version: Cmd = {
   name: "version",
   help: "print the version (with --json: Deno, target and build date too)",
@@ -925,6 +943,7 @@ export const ROOT: Cmd = {
     mcp,
     sandbox,
     doctorCmd,
+    capture,
     completions,
     version,
   ],

@@ -28,8 +28,10 @@ export async function runServe(rt: Runtime): Promise<void> {
     sandbox: rt.globals.sandbox,
     // Validated before serving; each tool call gets its own deadline (the server itself is open-ended).
     limits: networkLimitsFromEnv(),
+    capture: rt.capture,
   };
   for (const w of rt.warnings) console.error(`Warning: ${w}`);
+  rt.serving();
   if (bind) {
     const { serveHttp } = await import("../mcp/http.ts");
     try {

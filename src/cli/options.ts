@@ -14,6 +14,8 @@ export interface GlobalOptions {
   verbose: boolean;
   profile: string;
   sandbox: boolean;
+  /** `--capture`, else SVC_CAPTURE_DIR: where this run's upstream exchanges are saved, redacted. */
+  capture?: string;
 }
 
 export type { LocationOverride } from "../services/location.ts";
@@ -83,6 +85,12 @@ export function parseGlobals(opts: Record<string, unknown>): GlobalOptions {
     throw usage(`invalid --locale "${locale}": use a BCP-47 tag such as en-FI`);
   }
   const sandboxEnv = Deno.env.get("SVC_SANDBOX");
+  if (opts.capture !== undefined && (typeof opts.capture !== "string" || !opts.capture.trim())) {
+    throw usage("--capture needs a folder, e.g. --capture ./svc-capture");
+  }
+  const capture = typeof opts.capture === "string"
+    ? opts.capture
+    : Deno.env.get("SVC_CAPTURE_DIR")?.trim() || undefined;
   return {
     format: rawFormat as Format,
     locale,
@@ -90,6 +98,7 @@ export function parseGlobals(opts: Record<string, unknown>): GlobalOptions {
     verbose: opts.verbose === true,
     profile: validateProfileName(String(opts.profile ?? DEFAULT_PROFILE)),
     sandbox: opts.sandbox === true || (!!sandboxEnv && sandboxEnv !== "0" && sandboxEnv !== "false"),
+    ...(capture ? { capture } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import {
   Session,
 } from "../auth/session.ts";
 import type { Gateway } from "../gateway/client.ts";
+import type { Capture } from "../gateway/capture.ts";
 import { type Hosts, hostsFromEnv } from "../gateway/hosts.ts";
 import { networkLimitsFromEnv } from "../gateway/limits.ts";
 import { cookieValues, redactError, redactValues, secretForms } from "../gateway/redact.ts";
@@ -58,6 +59,10 @@ export class Runtime {
   openEnded = false;
   /** The validated --address / --lat+--lon override of a location-aware command. */
   location: LocationOverride = {};
+  /** `--capture` / SVC_CAPTURE_DIR: this run's upstream exchanges, saved redacted. */
+  capture?: Capture;
+  /** The result or error was printed (or a server started): later warnings go straight to stderr. */
+  private reported = false;
   private hosts?: Hosts;
   private sandbox?: SandboxHandle;
   private gateway?: Gateway;
@@ -88,11 +93,13 @@ export class Runtime {
     const real = resolvePaths();
     if (!globals.sandbox) {
       const rt = Object.assign(new Runtime(globals, opts, real), { location });
+      await rt.startCapture();
       await rt.checkPrivacy();
       return rt;
     }
     const sbx = sandboxPaths(real);
     const rt = Object.assign(new Runtime(globals, opts, sbx), { location });
+    await rt.startCapture();
     const { openSandbox } = await import("./sandbox_runtime.ts");
     const handle = await openSandbox(sbx, globals.profile);
     rt.sandbox = handle;
@@ -100,6 +107,31 @@ export class Runtime {
     if (handle.seeded) rt.note("sandbox: created a demo profile signed in as the sandbox user");
     await rt.checkPrivacy();
     return rt;
+  }
+
+  /** With `--capture`: says so on stderr (in every format) and saves the exchanges of this run. */
+  private async startCapture(): Promise<void> {
+    if (!this.globals.capture) return;
+    const { Capture } = await import("../gateway/capture.ts");
+    this.capture = new Capture(this.globals.capture, (m) => this.lateWarn(m));
+    writeStderrLine(
+      `Capture on: upstream requests and responses of this run are saved, redacted, in ${
+        lineSafe(this.capture.runDir)
+      } (run \`svc capture check ${lineSafe(this.capture.root)}\` before sharing)`,
+    );
+  }
+
+  /** From now on warnings are printed as they come (a server runs until stopped). */
+  serving(): void {
+    this.reported = true;
+  }
+
+  /** A warning that may come after the output: in the result while it is pending, else on stderr. */
+  private lateWarn(message: string): void {
+    if (!this.reported) this.warn(message);
+    else {writeStderrLine(
+        this.style().yellow(`Warning: ${lineSafe(redactValues(message, this.secretForms()))}`),
+      );}
   }
 
   /** The upstream hosts of this run: the in-process sandbox's, else the real ones (or SVC_*_URL overrides). */
@@ -220,6 +252,7 @@ export class Runtime {
       trace: this.globals.verbose ? (l) => console.error(l) : undefined,
       timeoutMs,
       ...(bounded ? { signal: AbortSignal.timeout(deadlineMs), deadlineMs } : {}),
+      ...(this.capture ? { capture: this.capture } : {}),
     });
     return this.gateway;
   }
@@ -259,6 +292,7 @@ export class Runtime {
 
   async close(): Promise<void> {
     this.gateway?.close();
+    await this.capture?.close();
     await this.sandbox?.close();
     this.sandbox = undefined;
   }
@@ -269,6 +303,8 @@ export class Runtime {
 
   /** Prints the result: the envelope (json/yaml) or the table on stdout and warnings on stderr. */
   async emit<T>(data: T, table: TableRenderer<T>): Promise<void> {
+    await this.capture?.settled(); // a failed capture write is a warning of this result
+    this.reported = true;
     const { format } = this.globals;
     const forms = this.secretForms();
     const warnings = this.warnings.map((w) => redactValues(w, forms));
@@ -293,6 +329,8 @@ export class Runtime {
   }
 
   async fail(e: unknown): Promise<number> {
+    await this.capture?.settled();
+    this.reported = true;
     let err = toSvcError(e);
     if (
       this.globals.sandbox && (err.code === "SVC_AUTH_REQUIRED" || err.code === "SVC_AUTH_REFRESH_FAILED")

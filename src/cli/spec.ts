@@ -14,7 +14,8 @@ export type HandlerModule =
   | "stats"
   | "sandbox"
   | "mcp"
-  | "meta";
+  | "meta"
+  | "capture";
 
 /** Where a flag is listed in help: the command's own, location/credentials, or global. */
 export type FlagGroup = "own" | "context" | "global";
@@ -71,6 +72,11 @@ export const GLOBAL_FLAGS: readonly Flag[] = [
   { name: "verbose", help: "print the upstream request trace, informational notes and detailed errors" },
   { name: "profile", value: "name", help: "stored profile to use (default: default)" },
   { name: "sandbox", help: "run against the local sandbox marketplace (also SVC_SANDBOX=1)" },
+  {
+    name: "capture",
+    value: "dir",
+    help: "save this run's upstream requests and responses, redacted, under dir (also SVC_CAPTURE_DIR)",
+  },
 ].map((f) => ({ ...f, group: "global" as const }));
 
 export const LOCATION_FLAGS: readonly Flag[] = [

@@ -45,6 +45,8 @@ export const ERROR_CODES = {
   SVC_DELIVERY_MODE_UNAVAILABLE: EXIT.error,
   SVC_STATS_BUNDLE_UNAVAILABLE: EXIT.error,
   SVC_STATS_ENV_ERROR: EXIT.error,
+  // `svc capture check`: something in a capture looks like a secret or a personal value
+  SVC_CAPTURE_UNSAFE: EXIT.error,
   // browser login
   SVC_BROWSER_NOT_FOUND: EXIT.error,
   SVC_BROWSER_CLOSED: EXIT.error,

@@ -23,6 +23,7 @@ import { deeperThan, MAX_JSON_DEPTH } from "./depth.ts";
 import { redact, redactText, redactValues, secretForms } from "./redact.ts";
 import { sendOnce, WireError } from "./wire.ts";
 import { USER_AGENT } from "../version.ts";
+import type { CaptureSink } from "./capture.ts";
 
 export const CLIENT_VERSION = "1.16.79";
 const MAX_ATTEMPTS = 3;
@@ -111,6 +112,8 @@ export interface GatewayOptions {
   signal?: AbortSignal;
   /** The deadline behind `signal`, for messages and for not sleeping past it. */
   deadlineMs?: number;
+  /** `--capture`: receives every hop's request and response (redacted and written in the background). */
+  capture?: CaptureSink;
 }
 
 function parseRetryAfter(value: string | null): number | undefined {
@@ -241,6 +244,7 @@ export class Gateway {
   private readonly signal?: AbortSignal;
   private readonly deadlineMs?: number;
   private readonly deadlineAt?: number;
+  private readonly capture?: CaptureSink;
 
   constructor(opts: GatewayOptions) {
     this.hosts = opts.hosts;
@@ -251,6 +255,7 @@ export class Gateway {
     this.signal = opts.signal;
     this.deadlineMs = opts.deadlineMs;
     if (opts.deadlineMs !== undefined) this.deadlineAt = performance.now() + opts.deadlineMs;
+    this.capture = opts.capture;
   }
 
   /** Nothing to release: a mutation's connection closes with its answer, and fetch pools the rest. */
@@ -480,6 +485,7 @@ export class Gateway {
         entry.status = res.status;
         if (REDIRECT_STATUSES.has(res.status) && res.headers.has("location")) {
           await res.body?.cancel().catch(() => {});
+          this.captured({ entry, started, url: current, headers: sendHeaders, body, res });
           const next = this.followable(spec, current, res.status, res.headers.get("location")!, hop, took);
           if (next.origin !== new URL(current).origin) sendHeaders = withoutCredentials(sendHeaders);
           current = next.href;
@@ -489,6 +495,7 @@ export class Gateway {
         const { bytes, over } = await readCapped(res, ok ? cap : Math.min(cap, ERROR_BODY_BYTES));
         entry.bytes = bytes.length;
         took();
+        this.captured({ entry, started, url: current, headers: sendHeaders, body, res, bytes, over });
         if (over && ok) {
           entry.error = "too_large";
           this.trace(`[http] <- ${method} ${shownUrl} status=${res.status} error=too_large limit=${cap}`);
@@ -532,9 +539,42 @@ export class Gateway {
           : "upstream unreachable";
         entry.error = timedOut ? "timeout" : (e instanceof Error ? e.name : "error");
         this.trace(`[http] <- ${method} ${shownUrl} error=${entry.error} duration=${entry.duration_ms}ms`);
+        this.captured({ entry, started, url: current, headers: sendHeaders, body });
         return { kind: "network", message };
       }
     }
+  }
+
+  /** Hands one hop to `--capture` (never throws, never waits: the capture redacts and writes later). */
+  private captured(hop: {
+    entry: TraceEntry;
+    started: number;
+    url: string;
+    headers: Record<string, string>;
+    body: string | undefined;
+    res?: Response;
+    bytes?: Uint8Array;
+    over?: boolean;
+  }): void {
+    if (!this.capture) return;
+    try {
+      const durationMs = Math.round(performance.now() - hop.started);
+      this.capture.record({
+        method: hop.entry.method,
+        url: hop.url,
+        attempt: hop.entry.attempt,
+        startedAt: Date.now() - durationMs,
+        durationMs,
+        requestHeaders: { ...hop.headers },
+        requestBody: hop.body,
+        status: hop.res?.status ?? null,
+        responseHeaders: hop.res ? [...hop.res.headers] : undefined,
+        responseBody: hop.bytes,
+        truncated: hop.over,
+        error: hop.entry.error,
+        secrets: [...(this.auth?.secretValues?.() ?? [])],
+      });
+    } catch { /* a capture never fails a request */ }
   }
 
   /** The next hop of a redirect, or an SvcError: writes never follow, hops are bounded and guarded. */

@@ -12,6 +12,7 @@ import { SlugCache } from "../config/slug_cache.ts";
 import { resolveCredentials, Session } from "../auth/session.ts";
 import { Gateway } from "../gateway/client.ts";
 import type { Hosts } from "../gateway/hosts.ts";
+import type { CaptureSink } from "../gateway/capture.ts";
 import type { NetworkLimits } from "../gateway/limits.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { locationOverride, type ResolvedLocation, resolveLocation } from "../services/location.ts";
@@ -27,6 +28,8 @@ export interface McpSettings {
   sandbox: boolean;
   /** Per-request timeout and the deadline of one tool call (SVC_HTTP_TIMEOUT_MS, SVC_DEADLINE_MS). */
   limits?: NetworkLimits;
+  /** `--capture`: one capture for the server's whole run, fed by every tool call's gateway. */
+  capture?: CaptureSink;
 }
 
 /** Location arguments of location-aware tools. */
@@ -69,6 +72,7 @@ export class CallContext {
           deadlineMs: limits.deadlineMs,
         }
         : {}),
+      ...(settings.capture ? { capture: settings.capture } : {}),
     });
     this.ctx = {
       gw: this.gateway,
