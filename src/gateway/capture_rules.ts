@@ -578,7 +578,7 @@ export function scrubTree(value: unknown, learned: Learned, depth = 0): unknown 
 // ---------------------------------------------------------------------------------------------
 // URLs
 
-/** The kind of an id path segment: after `/purchase/` (order history, tracking) or `/delivery/info/`. */
+/** The kind of an id path segment: after a purchase segment (order history, tracking) or `/delivery/info/`. */
 function segmentKind(segs: string[], i: number): Kind | undefined {
   const prev = (segs[i - 1] ?? "").toLowerCase();
   if (prev === "purchase" || prev === "purchase_tracking") return "purchase-id";
@@ -615,7 +615,7 @@ export function pathOfUrl(url: string): string {
   return splitUrl(url)?.segs.join("/") ?? "";
 }
 
-/** Learns the ids a URL carries in its path (`/purchase/{id}`) and its query (`purchases=`, `email=` …). */
+/** Learns the ids a URL carries in its path (order_history/purchase/{id}) and its query (`purchases=`, `email=` …). */
 export function learnUrl(url: string, learned: Learned): void {
   const parts = splitUrl(url);
   if (!parts) return;

@@ -37,7 +37,18 @@ export const PROXY_ENV = [
   "no_proxy",
 ] as const;
 
-const envGet: EnvReader = (name) => Deno.env.get(name);
+/**
+ * A proxy variable, or undefined when it is unset or this run may not read it (a narrower
+ * `--allow-env`, e.g. `SVC_*` only in an MCP client's config): then changes go direct.
+ */
+const envGet: EnvReader = (name) => {
+  try {
+    return Deno.env.get(name);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied) return undefined;
+    throw e;
+  }
+};
 
 /** A failure on the wire: the connection, the proxy, or an answer svc cannot read. Says what, never a secret. */
 export class WireError extends Error {
