@@ -4,6 +4,8 @@
  * environment at run time), src/gateway/hosts.ts and every `Deno.env.get` in src/ in step with them.
  */
 
+import { PROXY_ENV } from "../src/gateway/wire.ts";
+
 /** The marketplace's API hosts (src/gateway/hosts.ts REAL_HOSTS without the release host). */
 export const MARKETPLACE_HOSTS = [
   "authentication.wolt.com",
@@ -71,14 +73,7 @@ export const ENV_VARS = [
   // the build date a release binary carries (`svc version`)
   "SVC_BUILD_DATE",
   // proxies, read as the runtime's fetch reads them: mutations connect through them (src/gateway/wire.ts)
-  "ALL_PROXY",
-  "all_proxy",
-  "HTTPS_PROXY",
-  "https_proxy",
-  "HTTP_PROXY",
-  "http_proxy",
-  "NO_PROXY",
-  "no_proxy",
+  ...PROXY_ENV,
 ] as const;
 
 /** The targets of the release binaries (`deno compile --target`). */

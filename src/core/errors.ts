@@ -98,6 +98,18 @@ export function isSvcError(e: unknown): e is SvcError {
   return e instanceof SvcError;
 }
 
+/**
+ * Errors no fallback can help with: a missing session, a denied permission, an interrupt, or anything
+ * that is not an SvcError. Everything else (a page that is down, changed or not found) may be
+ * answered by another source.
+ */
+export function endsFallback(e: unknown): boolean {
+  return !(e instanceof SvcError) ||
+    ["SVC_INTERRUPTED", "SVC_PERMISSION_DENIED", "SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED"].includes(
+      e.code,
+    );
+}
+
 // deno-lint-ignore no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 

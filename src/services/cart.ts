@@ -4,10 +4,10 @@
  * existing line is validated before a write, and mutations of one process are serialised.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { endsFallback, SvcError } from "../core/errors.ts";
 import { isObjectId } from "../core/ids.ts";
 import { type Money, money } from "../core/money.ts";
-import { arr, bool, language, num, obj, type ServiceContext, str } from "./context.ts";
+import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
 import { coordsQuery, type ResolvedLocation } from "./location.ts";
 import { venueFacts } from "./venue_lookup.ts";
 import { withMutationLock } from "./mutation_lock.ts";
@@ -367,7 +367,7 @@ export async function basketCurrency(
       const { currency } = await venueFacts(ctx, basket.venue.slug, loc && (() => Promise.resolve(loc)));
       if (currency) return currency;
     } catch (e) {
-      if (!(e instanceof SvcError) || NOT_DEGRADABLE.includes(e.code)) throw e;
+      if (endsFallback(e)) throw e;
     }
   }
   for (const line of basket.lines.slice(0, 3)) {
@@ -376,7 +376,7 @@ export async function basketCurrency(
       const currency = await itemCurrency(ctx, basket.venue.id, line.id);
       if (currency) return currency;
     } catch (e) {
-      if (!(e instanceof SvcError) || NOT_DEGRADABLE.includes(e.code)) throw e;
+      if (endsFallback(e)) throw e;
     }
   }
   throw new SvcError(
@@ -385,26 +385,15 @@ export async function basketCurrency(
   );
 }
 
-const NOT_DEGRADABLE = [
-  "SVC_INTERRUPTED",
-  "SVC_PERMISSION_DENIED",
-  "SVC_AUTH_REQUIRED",
-  "SVC_AUTH_REFRESH_FAILED",
-];
-
 /** The currency an item page states for the item's price (`price.currency`, else `currency`). */
 async function itemCurrency(
   ctx: ServiceContext,
   venueId: string,
   itemId: string,
 ): Promise<string | undefined> {
-  const { data } = await ctx.gw.request({
-    host: "consumer_api",
-    method: "GET",
-    path: `/order-xp/web/v1/pages/venue/${encodeURIComponent(venueId)}/item/${encodeURIComponent(itemId)}`,
-    query: { language: language(ctx.locale) },
-    auth: "optional",
-  });
+  // Loaded only on this rare path: most basket commands never need the menu module.
+  const { fetchItemPage } = await import("./menu.ts");
+  const data = await fetchItemPage(ctx, venueId, itemId);
   const item = obj(obj(data)?.item) ?? obj(data);
   const currency = str(obj(item?.price)?.currency) ?? str(item?.currency);
   return currency && /^[A-Z]{3}$/.test(currency) ? currency : undefined;

@@ -3,7 +3,7 @@
  * for a quote. Preview only — no code path here (or anywhere in svc) calls an order-placement endpoint.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { endsFallback, SvcError } from "../core/errors.ts";
 import { type Money, money } from "../core/money.ts";
 import { arr, language, num, obj, type ServiceContext, str } from "./context.ts";
 import type { ResolvedLocation } from "./location.ts";
@@ -224,12 +224,7 @@ async function venueCountry(
     const found = iso3((await venueFacts(ctx, slug, () => Promise.resolve(loc))).country);
     if (found) return found;
   } catch (e) {
-    if (
-      !(e instanceof SvcError) ||
-      ["SVC_INTERRUPTED", "SVC_PERMISSION_DENIED", "SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED"].includes(
-        e.code,
-      )
-    ) throw e;
+    if (endsFallback(e)) throw e;
   }
   return iso3(basketCountry) ?? basketCountry;
 }

@@ -9,8 +9,10 @@ import { WHOLE_MENU_MAX_BYTES } from "../gateway/client.ts";
 import { type Money, money } from "../core/money.ts";
 import type { VenueRef } from "../core/refs.ts";
 import { arr, bool, isObj, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
-import { coordsQuery, type ResolvedLocation } from "./location.ts";
-import { resolveVenue, type VenueNeed, type VenueStatic, venueStatic } from "./venue_lookup.ts";
+import type { ResolvedLocation } from "./location.ts";
+import { dynamicPage, resolveVenue, type VenueNeed, type VenueStatic, venueStatic } from "./venue_lookup.ts";
+
+export { dynamicPage };
 import { type Rating, ratingOf } from "./venue_rows.ts";
 import {
   campaignsOf,
@@ -324,27 +326,6 @@ export function feesOf(
     promotions: dynamicPromotions(p),
     campaigns: campaigns.map(promotionInfo),
   };
-}
-
-/**
- * GET the dynamic venue page at a location (auth optional: a rejected bearer is retried anonymously).
- * A page without what shapes.ts lists is SVC_UPSTREAM_CHANGED; every caller degrades it to a warning.
- */
-export async function dynamicPage(
-  ctx: ServiceContext,
-  slug: string,
-  loc: { lat: number; lon: number },
-  opts: { retry?: boolean; timeoutMs?: number } = {},
-): Promise<Json> {
-  const { data } = await ctx.gw.request({
-    host: "consumer_api",
-    method: "GET",
-    path: `/order-xp/web/v1/venue/slug/${encodeURIComponent(slug)}/dynamic/`,
-    query: { ...coordsQuery(loc), selected_delivery_method: "homedelivery" },
-    auth: "optional",
-    ...opts,
-  });
-  return requireShape("venue_dynamic", data, `the live page of "${slug}"`);
 }
 
 /**

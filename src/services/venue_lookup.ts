@@ -9,11 +9,11 @@
  * 24-hex id one of these pages named — never by the slug.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { endsFallback, SvcError } from "../core/errors.ts";
 import { isObjectId } from "../core/ids.ts";
 import { closest } from "../core/suggest.ts";
 import type { VenueRef } from "../core/refs.ts";
-import { shapeChange } from "../gateway/shapes.ts";
+import { requireShape, shapeChange } from "../gateway/shapes.ts";
 import { arr, type Json, obj, type ServiceContext, str } from "./context.ts";
 import { coordsQuery, type ResolvedLocation } from "./location.ts";
 
@@ -49,11 +49,7 @@ export type VenueNeed = "id" | "page";
 const STATIC_PATH = (slug: string) => `/order-xp/web/v1/pages/venue/slug/${encodeURIComponent(slug)}/static`;
 
 /** Errors that end the command whatever page is tried next (a missing session, a denied permission, Ctrl-C). */
-const fatal = (e: unknown) =>
-  !(e instanceof SvcError) ||
-  ["SVC_INTERRUPTED", "SVC_PERMISSION_DENIED", "SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED"].includes(
-    e.code,
-  );
+const fatal = endsFallback;
 
 /** "(404)", "(changed)", "(unreachable)": why the static page did not serve, for messages. */
 function why(e: SvcError): string {
@@ -241,20 +237,34 @@ async function fromDynamic(
   slug: string,
   loc: ResolvedLocation,
 ): Promise<Found | undefined> {
+  const page = await dynamicPage(ctx, slug, loc);
+  const v = obj(page.venue), raw = obj(page.venue_raw);
+  // The page must be this venue's: a slug it names must be the one asked for.
+  if (str(v?.slug) && str(v?.slug) !== slug) return undefined;
+  const id = str(v?.id) ?? str(raw?.id);
+  if (!id || !isObjectId(id)) return undefined;
+  return { id: id.toLowerCase(), source: "dynamic", facts: venueObjectFacts(v) };
+}
+
+/**
+ * GET the dynamic venue page at a location (auth optional: a rejected bearer is retried anonymously).
+ * A page without what shapes.ts lists is SVC_UPSTREAM_CHANGED; every caller degrades it to a warning.
+ */
+export async function dynamicPage(
+  ctx: ServiceContext,
+  slug: string,
+  loc: { lat: number; lon: number },
+  opts: { retry?: boolean; timeoutMs?: number } = {},
+): Promise<Json> {
   const { data } = await ctx.gw.request({
     host: "consumer_api",
     method: "GET",
     path: `/order-xp/web/v1/venue/slug/${encodeURIComponent(slug)}/dynamic/`,
     query: { ...coordsQuery(loc), selected_delivery_method: "homedelivery" },
     auth: "optional",
+    ...opts,
   });
-  const page = obj(data);
-  const v = obj(page?.venue), raw = obj(page?.venue_raw);
-  // The page must be this venue's: a slug it names must be the one asked for.
-  if (str(v?.slug) && str(v?.slug) !== slug) return undefined;
-  const id = str(v?.id) ?? str(raw?.id);
-  if (!id || !isObjectId(id)) return undefined;
-  return { id: id.toLowerCase(), source: "dynamic", facts: venueObjectFacts(v) };
+  return requireShape("venue_dynamic", data, `the live page of "${slug}"`);
 }
 
 function fromRows(rows: Json[], slug: string, source: IdentitySource): Found | undefined {
