@@ -14,7 +14,7 @@ import { DatabaseSync } from "node:sqlite";
 import type { ErrorCode } from "../src/core/errors.ts";
 import { type AuthProvider, Gateway } from "../src/gateway/client.ts";
 import type { Hosts } from "../src/gateway/hosts.ts";
-import { type EndpointKey, UPSTREAM } from "../src/gateway/shapes.ts";
+import { type EndpointKey, optionalChanges, UPSTREAM } from "../src/gateway/shapes.ts";
 import { SlugCache, type SlugEntry } from "../src/config/slug_cache.ts";
 import { Session } from "../src/auth/session.ts";
 import type { ServiceContext } from "../src/services/context.ts";
@@ -55,6 +55,7 @@ const HOST: Record<EndpointKey, keyof typeof PREFIX> = {
   front: "consumer_api",
   venue_static: "consumer_api",
   venue_dynamic: "consumer_api",
+  venue_identity: "consumer_api", // the dynamic page's id, as an identity source (same route)
   assortment: "consumer_api",
   assortment_category: "consumer_api",
   assortment_items: "consumer_api",
@@ -82,6 +83,7 @@ const DEFAULT_FIXTURE: Record<EndpointKey, string> = {
   front: "front/venue-list.json",
   venue_static: "venue/static-schedule.json",
   venue_dynamic: "venue/dynamic-campaigns.json",
+  venue_identity: "venue/dynamic-campaigns.json",
   assortment: "assortment/full.json",
   assortment_category: "assortment/category.json",
   assortment_items: "assortment/items.json",
@@ -265,6 +267,14 @@ const SCENARIOS: Record<EndpointKey, (base: Any) => Call[]> = {
       run: (ctx) => discovery.venues(ctx, HERE, { sort: "distance", paging: PAGING }),
     },
     { name: "venues categories", run: (ctx) => discovery.venueCategories(ctx, HERE, PAGING) },
+    {
+      // Both venue pages down: the feed row names the venue (else the search does).
+      name: "venue menu (venue and live pages gone)",
+      run: (ctx) => venueMenu(ctx, VENUE, menu(), here),
+      serve: { venue_static: NOT_FOUND, venue_dynamic: NOT_FOUND },
+      domain: ["SVC_NOT_FOUND"],
+      optional: true,
+    },
   ],
   // With a location, a venue page svc cannot read is one identity source of several (the live page,
   // feed and search stand in, with a warning); without one, it is the only source.
@@ -279,8 +289,18 @@ const SCENARIOS: Record<EndpointKey, (base: Any) => Call[]> = {
     { name: "venue menu", run: (ctx) => venueMenu(ctx, VENUE, menu(), here), optional: true },
     { name: "venue hours (no location)", run: (ctx) => venueHours(ctx, VENUE, null) },
   ],
+  // Served by the venue_dynamic route (listed first); its fixtures are the dynamic page's.
+  venue_identity: () => [],
   // The dynamic page is optional everywhere: fees, enrichment and campaign deals degrade to a warning.
   venue_dynamic: () => [
+    {
+      // The venue page down: the live page names the venue's id (else the feed and search do).
+      name: "cart add --dry-run (venue page gone)",
+      run: cartAdd(ITEM, [{ group: "Size", value: "Large", count: 1 }]),
+      serve: { venue_static: NOT_FOUND },
+      domain: CART_ADD,
+      optional: true,
+    },
     {
       name: "venue --include fees",
       run: (ctx) => venueDetails(ctx, VENUE, ["fees"], here),
@@ -654,7 +674,7 @@ Deno.test("fuzz: every fixture mutant ends in typed data or a documented SVC_* e
     } catch (e) {
       result = { thrown: e };
     }
-    return judge({
+    const verdict = judge({
       endpoint,
       body,
       result,
@@ -664,6 +684,14 @@ Deno.test("fuzz: every fixture mutant ends in typed data or a documented SVC_* e
       baseline,
       raw: call.raw,
     });
+    // An optional field shapes.ts lists, sent with another type, is unknown now: a warning must say so.
+    const changed = "json" in body ? optionalChanges(endpoint, body.json) : [];
+    if (
+      verdict.outcome === "typed" && changed.length && !warnings.some((w) => w.includes(changed[0].field))
+    ) {
+      verdict.problem ??= `\`${changed[0].field}\` changed type, and no warning names it`;
+    }
+    return verdict;
   };
 
   try {

@@ -68,6 +68,9 @@ export async function renderError(err: SvcError, ctx: ErrorContext): Promise<voi
   if (err.retry?.retry_after_ms !== undefined) lines.push(`Retry after: ${err.retry.retry_after_ms} ms`);
   // JSON.stringify escapes C0 controls only: DEL, C1 and bidi controls (raw in body previews) need lineSafe.
   if (ctx.verbose && err.details) lines.push(`Details: ${lineSafe(JSON.stringify(err.details))}`);
+  // Other facts (the endpoint, field and expectation of SVC_UPSTREAM_CHANGED, …): with --verbose.
+  const { suggestions: _s, ...facts } = err.facts ?? {};
+  if (ctx.verbose && Object.keys(facts).length) lines.push(`Facts: ${lineSafe(JSON.stringify(facts))}`);
   for (const w of ctx.warnings) lines.push(style.yellow(`Warning: ${lineSafe(w)}`));
   writeStderrLine(lines.join("\n"));
 }

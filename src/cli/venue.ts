@@ -196,7 +196,7 @@ const renderDetails: TableRenderer<VenueDetails> = (d, { style, table }) => {
     Currency: d.currency,
     Timezone: d.timezone,
     "Order minimum": amount(d.order_minimum),
-    "Delivery methods": d.delivery_methods.join(", ") || null,
+    "Delivery methods": d.delivery_methods?.join(", ") || null,
     Promotions: d.promotions.join("; ") || null,
     URL: d.share_url,
   };

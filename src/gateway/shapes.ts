@@ -23,6 +23,11 @@ export interface EndpointShape {
   title: string;
   /** Every need must be met; a need is met by any one of its alternatives. */
   needs: Field[][];
+  /**
+   * Fields svc reads but can do without: absent or null is unknown, as the payload says; present with
+   * none of the listed types is a change that degrades to unknown with a warning (`optionalChanges`).
+   */
+  optional?: Field[][];
 }
 
 const f = (path: string, type: FieldType): Field => ({ path, type });
@@ -45,6 +50,11 @@ export const UPSTREAM = {
     title: "the venue's live page",
     // Its venue id stands in for the static page's; without it svc asks the feed and search instead.
     needs: [[f("venue", "object")]],
+  },
+  venue_identity: {
+    endpoint: "GET /order-xp/web/v1/venue/slug/{slug}/dynamic/",
+    title: "the venue's live page (as the source of its id)",
+    needs: [[f("venue.id", "string"), f("venue_raw.id", "string")]],
   },
   assortment: {
     endpoint: "GET /consumer-api/consumer-assortment/v1/venues/slug/{slug}/assortment",
@@ -116,6 +126,15 @@ export const UPSTREAM = {
     endpoint: "GET /v1/user/me",
     title: "the account",
     needs: [[f("user", "object")]],
+    optional: [
+      [f("user._id", "object"), f("user._id", "string")],
+      [f("user.name", "object"), f("user.name", "string")],
+      [f("user.name.first_name", "string")],
+      [f("user.name.last_name", "string")],
+      [f("user.email", "string")],
+      [f("user.phone_number", "string")],
+      [f("user.country", "string")],
+    ],
   },
   addresses: {
     endpoint: "GET /v2/delivery/info",
@@ -214,6 +233,32 @@ export function shapeChange(key: EndpointKey, data: unknown): ShapeChange | unde
     };
   }
   return undefined;
+}
+
+/**
+ * The optional fields of `key` that `data` carries with another type than svc reads (absent and null
+ * are not changes): each one is unknown to svc now, and the caller says so in a warning.
+ */
+export function optionalChanges(key: EndpointKey, data: unknown): ShapeChange[] {
+  const shape: EndpointShape = UPSTREAM[key];
+  const out: ShapeChange[] = [];
+  for (const field of shape.optional ?? []) {
+    const v = at(data, field[0].path);
+    if (v === undefined || v === null || field.some((x) => fits(v, x.type))) continue;
+    out.push({
+      endpoint: shape.endpoint,
+      field: field[0].path,
+      expected: field.map((x) => withArticle(x.type)).join(" or "),
+      found: typeOf(v),
+    });
+  }
+  return out;
+}
+
+/** The warning for an optional field that changed: what is unknown now and why. */
+export function optionalWarning(key: EndpointKey, change: ShapeChange): string {
+  return `${UPSTREAM[key].title} sends \`${change.field}\` as ${withArticle(change.found)}, where svc ` +
+    `expects ${change.expected}; it is unknown`;
 }
 
 /** SVC_UPSTREAM_CHANGED for a change of `key`, in the user's words, with the facts for a report. */

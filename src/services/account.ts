@@ -6,7 +6,7 @@ import type { Session } from "../auth/session.ts";
 import { expiryIso } from "../auth/profile_store.ts";
 import { tokenPreview } from "../auth/tokens.ts";
 import { type Json, obj } from "./context.ts";
-import { requireShape } from "../gateway/shapes.ts";
+import { optionalChanges, optionalWarning, requireShape } from "../gateway/shapes.ts";
 
 export interface StatusResult {
   authenticated: boolean;
@@ -56,6 +56,7 @@ export async function authStatus(
     auth: "required",
   });
   const user = obj(requireShape("user", data).user)!;
+  for (const c of optionalChanges("user", data)) warn(optionalWarning("user", c));
   const country = typeof user.country === "string"
     ? user.country
     : (obj(data)?.country as string | undefined);

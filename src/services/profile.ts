@@ -2,7 +2,7 @@
 
 import { oid } from "../core/ids.ts";
 import { type Json, obj, type ServiceContext, str } from "./context.ts";
-import { requireShape } from "../gateway/shapes.ts";
+import { optionalChanges, optionalWarning, requireShape } from "../gateway/shapes.ts";
 
 export const PROFILE_PARTS = ["personal", "settings"] as const;
 export type ProfilePart = typeof PROFILE_PARTS[number];
@@ -53,6 +53,7 @@ export async function fetchUser(ctx: ServiceContext): Promise<{ user: Json; root
   });
   const root = requireShape("user", data);
   const user = obj(root.user)!;
+  for (const c of optionalChanges("user", data)) ctx.warn(optionalWarning("user", c), "drift");
   return { user, root };
 }
 

@@ -178,7 +178,8 @@ export interface VenueDetails {
   timezone: string | null;
   product_line: string | null;
   share_url: string | null;
-  delivery_methods: string[];
+  /** Null when the venue page is unavailable and no other page names them. */
+  delivery_methods: string[] | null;
   price_range_scale: number | null;
   order_minimum: Money | null;
   location: { lat: number; lon: number } | null;
@@ -228,19 +229,18 @@ export function detailsOf(
   ctx: Pick<ServiceContext, "locale" | "warn">,
 ): VenueDetails {
   const v = obj(page.payload.venue) ?? {}, raw = obj(page.payload.venue_raw) ?? {};
-  if (page.unavailable) {
-    const only = [
-      "address",
-      "description",
-      "rating",
-      ...(include.includes("hours") ? ["opening hours"] : []),
-    ];
-    ctx.warn(`${page.unavailable}; ${only.slice(0, -1).join(", ")} and ${only.at(-1)} unknown`);
-  } else if (!isObj(page.payload.venue)) {
+  // Without the static page, the live page that gave the id stands in where it can.
+  const live = page.unavailable ? page.live : undefined;
+  if (!page.unavailable && !isObj(page.payload.venue)) {
     ctx.warn(`the venue page of "${page.slug}" has no venue section`, "drift");
   }
   const id = identityOf(page, ctx.locale);
-  const minimum = num(page.payload.order_minimum) ?? num(v.order_minimum);
+  const minimum = num(page.payload.order_minimum) ?? num(v.order_minimum) ?? num(live?.order_minimum);
+  const liveMethods = [
+    ...new Set(
+      arr(obj(live?.venue)?.delivery_configs).map((c) => str(obj(c)?.method)).filter((m): m is string => !!m),
+    ),
+  ];
   const out: VenueDetails = {
     venue_id: id.venue_id,
     slug: id.slug,
@@ -252,15 +252,31 @@ export function detailsOf(
     country: str(v.country) ?? page.facts?.country ?? null,
     currency: id.currency,
     timezone: id.timezone,
-    product_line: str(v.product_line) ?? null,
+    product_line: str(v.product_line) ?? page.facts?.product_line ?? null,
     share_url: str(v.share_url) ?? null,
-    delivery_methods: arr(v.delivery_methods).filter((m): m is string => typeof m === "string"),
+    delivery_methods: page.unavailable
+      ? (liveMethods.length ? liveMethods : null)
+      : arr(v.delivery_methods).filter((m): m is string => typeof m === "string"),
     price_range_scale: num(raw.price_range) ?? num(v.price_range) ?? null,
     order_minimum: minimum === undefined ? null : money(minimum, id.currency, ctx.locale),
     location: pointOf(raw.location) ?? pointOf(v.location),
-    promotions: promotionsOf(page.payload),
+    promotions: live ? dynamicPromotions(live) : promotionsOf(page.payload),
     included: include,
   };
+  if (page.unavailable) {
+    // One warning names everything the missing page leaves unknown.
+    const unknown = [
+      "address",
+      "description",
+      ...(include.includes("rating") ? ["rating"] : []),
+      ...(include.includes("hours") ? ["opening hours"] : []),
+      ...(out.order_minimum ? [] : ["order minimum"]),
+      ...(out.delivery_methods ? [] : ["delivery methods"]),
+      ...(out.currency ? [] : ["currency"]),
+      "web link",
+    ];
+    ctx.warn(`${page.unavailable}; ${unknown.slice(0, -1).join(", ")} and ${unknown.at(-1)} unknown`);
+  }
   if (include.includes("hours")) {
     const h = hoursOf(page, null, { ...ctx, warn: page.unavailable ? () => {} : ctx.warn });
     out.hours = h.hours;
@@ -347,9 +363,17 @@ export async function venueDetails(
     const loc = await location();
     return { loc, data: await dynamicPage(ctx, slug, loc) };
   };
-  const early = include.includes("fees") && ref.kind === "slug" ? fetchFees(ref.slug) : undefined;
+  let early = include.includes("fees") && ref.kind === "slug" ? fetchFees(ref.slug) : undefined;
   early?.catch(() => {});
   const page = await openVenue(ctx, ref, location);
+  if (page.unavailable && !page.live) {
+    // The id came from the cache or the feed: the live page still gives the minimum, modes and offers.
+    try {
+      page.live = (await (early ??= fetchFees(page.slug))).data;
+    } catch (e) {
+      if (!degradable(e)) throw e;
+    }
+  }
   const out = detailsOf(page, include, ctx);
   if (include.includes("fees")) {
     try {
@@ -363,7 +387,8 @@ export async function venueDetails(
       out.fees = null;
     }
   }
-  if (!out.currency) {
+  // Without the venue page, its warning already names the currency among what is unknown.
+  if (!out.currency && !page.unavailable) {
     ctx.warn(`the venue page of "${page.slug}" names no currency; amounts are not formatted`);
   }
   return out;

@@ -13,7 +13,7 @@ import { endsFallback, SvcError } from "../core/errors.ts";
 import { isObjectId } from "../core/ids.ts";
 import { closest } from "../core/suggest.ts";
 import type { VenueRef } from "../core/refs.ts";
-import { requireShape, shapeChange } from "../gateway/shapes.ts";
+import { requireShape, shapeChange, UPSTREAM } from "../gateway/shapes.ts";
 import { arr, type Json, obj, type ServiceContext, str } from "./context.ts";
 import { coordsQuery, type ResolvedLocation } from "./location.ts";
 
@@ -26,6 +26,7 @@ export interface VenueFacts {
   currency: string | null;
   country: string | null;
   timezone: string | null;
+  product_line: string | null;
 }
 
 /** A resolved venue: its id and slug, its static page when upstream served it, and where the id came from. */
@@ -41,6 +42,8 @@ export interface VenueStatic {
   facts?: Partial<VenueFacts>;
   /** Why the static page is missing, in the user's words ("unavailable upstream (404)"); absent when present. */
   unavailable?: string;
+  /** The live (dynamic) page, when it gave the id: order minimum, delivery modes and offers. */
+  live?: Json;
 }
 
 /** How much of the venue a command needs: its id (and currency, country), or the static page too. */
@@ -75,6 +78,17 @@ async function fetchStatic(ctx: ServiceContext, slug: string): Promise<{ id: str
   }
   const payload = obj(data)!;
   const id = (str(obj(payload.venue)?.id) ?? str(obj(payload.venue_raw)?.id))!.toLowerCase();
+  // A slug or any other non-id here must never key a basket (upstream accepts a slug and drops the basket).
+  if (!isObjectId(id)) {
+    throw new SvcError("SVC_UPSTREAM_CHANGED", `the venue page of "${slug}" names no 24-hex venue id`, {
+      facts: {
+        endpoint: UPSTREAM.venue_static.endpoint,
+        field: "venue.id",
+        expected: "a 24-hex venue id",
+        found: "another string",
+      },
+    });
+  }
   return { id, payload };
 }
 
@@ -116,9 +130,7 @@ export async function venueStatic(
   const { found, noLocation } = await otherSources(ctx, slug, location);
   if (found) {
     // Commands that show the page's data say what is unknown themselves (one warning, not two).
-    if (need === "id") {
-      ctx.warn(`${unavailable}; its id came from the ${SOURCE_WORDS[found.source]}`, "drift");
-    }
+    if (need === "id") ctx.warn(`${unavailable}; its id came from the ${SOURCE_WORDS[found.source]}`);
     await ctx.slugCache.put(slug, found.id, undefined, {
       source: found.source,
       facts: { ...found.facts } as Record<string, string | null>,
@@ -162,6 +174,7 @@ function factsOf(raw: unknown): Partial<VenueFacts> {
     currency: str(o.currency) ?? null,
     country: str(o.country) ?? null,
     timezone: str(o.timezone) ?? null,
+    product_line: str(o.product_line) ?? null,
   };
 }
 
@@ -172,6 +185,7 @@ function venueObjectFacts(v: Json | undefined): Partial<VenueFacts> {
     currency: str(v?.currency) ?? null,
     country: str(v?.country) ?? null,
     timezone: str(v?.timezone) ?? null,
+    product_line: str(v?.product_line) ?? null,
   };
 }
 
@@ -179,13 +193,14 @@ interface Found {
   id: string;
   source: IdentitySource;
   facts: Partial<VenueFacts>;
+  live?: Json;
 }
 
 /**
  * The venue's id from the pages other than the static one, in order: the dynamic page, the home feed
  * and the venue search near `location`. Each is tried only when the one before did not name the
- * venue; a page that fails is skipped. When the dynamic page answers 404 too, both venue pages agree
- * the slug is unknown and nothing else is asked. Without a location none can be asked.
+ * venue; a page that fails is skipped (a 404 too: both venue pages may be down at once). Without a
+ * location none can be asked.
  */
 async function otherSources(
   ctx: ServiceContext,
@@ -211,8 +226,6 @@ async function otherSources(
       found = await attempt();
     } catch (e) {
       if (fatal(e)) throw e;
-      // The live page does not know the slug either: an unknown venue, not a page that is down.
-      if (n === 0 && (e as SvcError).code === "SVC_NOT_FOUND") return {};
     }
     if (!found) continue;
     // The live page names no currency or country (nor a name): the feed row of the same venue does.
@@ -241,9 +254,10 @@ async function fromDynamic(
   const v = obj(page.venue), raw = obj(page.venue_raw);
   // The page must be this venue's: a slug it names must be the one asked for.
   if (str(v?.slug) && str(v?.slug) !== slug) return undefined;
-  const id = str(v?.id) ?? str(raw?.id);
-  if (!id || !isObjectId(id)) return undefined;
-  return { id: id.toLowerCase(), source: "dynamic", facts: venueObjectFacts(v) };
+  if (shapeChange("venue_identity", page)) return undefined;
+  const id = (str(v?.id) ?? str(raw?.id))!;
+  if (!isObjectId(id)) return undefined;
+  return { id: id.toLowerCase(), source: "dynamic", facts: venueObjectFacts(v), live: page };
 }
 
 /**
@@ -338,9 +352,11 @@ async function unknownSlug(
 ): Promise<SvcError> {
   let near: string[] = [];
   try {
-    near = closest(slug, await ctx.slugCache.slugs());
+    // The slug itself is no suggestion (a cache entry of it, say, whose venue page is gone).
+    const others = (slugs: string[]) => slugs.filter((s) => s !== slug);
+    near = closest(slug, others(await ctx.slugCache.slugs()));
     if (!near.length && location) {
-      near = closest(slug, (await feedVenues(ctx, await location())).map((v) => v.slug));
+      near = closest(slug, others((await feedVenues(ctx, await location())).map((v) => v.slug)));
     }
   } catch { /* suggestions are best effort */ }
   return new SvcError("SVC_NOT_FOUND", `no venue with slug "${slug}"`, {
@@ -418,6 +434,7 @@ export async function venueFacts(
     currency: str(v?.currency) ?? str(raw?.currency) ?? page.facts?.currency ?? null,
     country: str(v?.country) ?? page.facts?.country ?? null,
     timezone: str(v?.timezone) ?? str(raw?.timezone) ?? page.facts?.timezone ?? null,
+    product_line: str(v?.product_line) ?? page.facts?.product_line ?? null,
     source: page.source,
   };
 }
