@@ -63,8 +63,12 @@ Deno.test("with the static venue page retired (404), the everyday flow works fro
     assert.deepEqual(d.unknown_days, WEEK);
     assert.deepEqual(d.closed_days, []);
     assert.deepEqual(venue.warnings.filter((w: string) => /unavailable upstream/.test(w)), [
-      `the venue page of "${KB}" is unavailable upstream (404); address, description, rating and opening hours unknown`,
+      `the venue page of "${KB}" is unavailable upstream (404); address, description, rating, opening hours and web link unknown`,
     ]);
+    // The live page that gave the id also gives the order minimum, the delivery modes and the offers.
+    assert.equal(d.order_minimum?.amount, 1000);
+    assert.deepEqual(d.delivery_methods, ["homedelivery"]);
+    assert.equal(d.share_url, null);
     assert.deepEqual(upstream(t.log()), [STATIC, DYNAMIC, FRONT]);
     // The cache records which page gave the id, and keeps no static payload.
     const cache = JSON.parse(await Deno.readTextFile(cachePath(t))).venues[KB];
@@ -234,4 +238,97 @@ Deno.test("svc sandbox retire and restore switch a page for every --sandbox run;
   } finally {
     await Deno.remove(home, { recursive: true });
   }
+});
+
+Deno.test("a field svc needs that changed is SVC_UPSTREAM_CHANGED, exit 3, with the endpoint, field and expectation", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    const fault = (path: string, body: unknown) =>
+      t.sim("faults", {
+        method: "POST",
+        body: JSON.stringify({ faults: [{ method: "GET", path, status: 200, body }] }),
+      }).then((r) => r.body?.cancel());
+    await fault("/v1/user/me", { usr: {} });
+    const json = await t.run(["account", ...J]);
+    assert.equal(json.code, 3, json.stdout);
+    const err: Any = json.json<Any>().error;
+    assert.equal(err.code, "SVC_UPSTREAM_CHANGED");
+    assert.equal(
+      err.message,
+      "the marketplace changed the account: `user` is missing, where svc expects an object",
+    );
+    assert.deepEqual(
+      [err.details.endpoint, err.details.field, err.details.expected, err.details.found],
+      ["GET /v1/user/me", "user", "an object", "missing"],
+    );
+    assert.match(err.details.hint, /--capture <dir>/);
+    const table = await t.run(["account", "--verbose"]);
+    assert.equal(table.code, 3);
+    assert.match(table.stderr, /^Error: the marketplace changed the account: .* \[SVC_UPSTREAM_CHANGED\]$/m);
+    assert.match(
+      table.stderr,
+      /^Facts: \{"endpoint":"GET \/v1\/user\/me","field":"user","expected":"an object"/m,
+    );
+    const quiet = await t.run(["account"]);
+    assert.doesNotMatch(quiet.stderr, /^Facts:/m, "facts only with --verbose in a table");
+
+    // An optional field of another type is unknown, and a warning says so.
+    await fault("/v1/user/me", {
+      user: { _id: { $oid: "64b000000000000000000001" }, email: ["x"], country: "FIN" },
+    });
+    const drifted = await t.run(["account", ...J]);
+    assert.equal(drifted.code, 0, drifted.stdout);
+    assert.deepEqual(drifted.json<Any>().warnings, [
+      "the account sends `user.email` as an array, where svc expects a string; it is unknown",
+    ]);
+  });
+});
+
+Deno.test("a venue page naming a slug for its id is never a basket key; with both venue pages down the feed names the id", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    // The static page answers with the slug where its id belongs (a drifted page).
+    const page = await (await fetch(
+      `${t.sandbox.urls.consumer_api_url}/order-xp/web/v1/pages/venue/slug/${KB}/static`,
+    )).json();
+    page.venue.id = KB;
+    page.venue_raw.id = KB;
+    await t.sim("faults", {
+      method: "POST",
+      body: JSON.stringify({
+        faults: [{
+          method: "GET",
+          path: `/order-xp/web/v1/pages/venue/slug/${KB}/static`,
+          status: 200,
+          body: page,
+        }],
+      }),
+    }).then((r) => r.body?.cancel());
+    const add = await cold(t, ["cart", "add", KB, CHEESEBURGER, ...AT]);
+    assert.equal(add.data.venue_id, KB_ID);
+    const post = t.log().find((e) => `${e.method} ${e.host} ${e.path}` === BASKET_POST)!;
+    assert.equal((post.body as Any).venue_id, KB_ID, "keyed by the id the live page named");
+    assert.ok(
+      add.warnings.some((w: string) =>
+        /unavailable upstream \(its shape changed\); its id came from/.test(w)
+      ),
+      add.warnings.join("\n"),
+    );
+    await t.sim("faults", { method: "DELETE" }).then((r) => r.body?.cancel());
+
+    // Both venue pages answer 404: the home feed still names the venue.
+    await retire(t, { "venue-static": 404, "venue-dynamic": 404 });
+    const menu = await cold(t, ["venue", "menu", KB, ...AT]);
+    assert.equal(menu.data.venue_id, KB_ID);
+    assert.deepEqual(
+      upstream(t.log()).filter((c) =>
+        c !== "GET consumer_api /consumer-api/consumer-assortment/v1/venues/slug/kallio-burger/assortment"
+      ).slice(0, 3),
+      [STATIC, DYNAMIC, FRONT],
+    );
+    assert.ok(
+      menu.warnings.some((w: string) => /its id came from the home feed/.test(w)),
+      menu.warnings.join("\n"),
+    );
+  });
 });

@@ -70,6 +70,8 @@ const HOST: Record<EndpointKey, keyof typeof PREFIX> = {
   order_history: "consumer_api",
   order_detail: "consumer_api",
   user: "user_api",
+  user_country: "user_api", // same route as user
+  address_write: "user_api",
   addresses: "user_api",
   payments_profile: "payment",
   payments_legacy: "user_api",
@@ -98,6 +100,8 @@ const DEFAULT_FIXTURE: Record<EndpointKey, string> = {
   order_history: "orders/history.json",
   order_detail: "orders/detail.json",
   user: "user/me.json",
+  user_country: "user/me.json",
+  address_write: "addresses/delivery-info.json", // not asked by any scenario here
   addresses: "addresses/delivery-info.json",
   payments_profile: "payments/profile.json",
   payments_legacy: "payments/legacy.json",
@@ -289,8 +293,10 @@ const SCENARIOS: Record<EndpointKey, (base: Any) => Call[]> = {
     { name: "venue menu", run: (ctx) => venueMenu(ctx, VENUE, menu(), here), optional: true },
     { name: "venue hours (no location)", run: (ctx) => venueHours(ctx, VENUE, null) },
   ],
-  // Served by the venue_dynamic route (listed first); its fixtures are the dynamic page's.
+  // Served by the venue_dynamic and user routes (listed first); no fixture of their own.
   venue_identity: () => [],
+  user_country: () => [],
+  address_write: () => [],
   // The dynamic page is optional everywhere: fees, enrichment and campaign deals degrade to a warning.
   venue_dynamic: () => [
     {

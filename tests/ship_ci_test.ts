@@ -172,6 +172,13 @@ Deno.test("the README's drift job probes the pages anonymously with narrow flags
     assert.equal(ok.counts.ok, 7);
     assert.ok(sandbox.log().every((e) => e.auth === "none"), "no credentials were sent");
 
+    // Blocked (exit 1 of doctor) only warns; gone (exit 3) fails the job.
+    sandbox.state.retired = { search: 429 };
+    const blocked = await job();
+    expectExit(blocked, 0, "a blocked page only warns");
+    assert.match(blocked.stdout, /::warning::some marketplace pages could not be judged/);
+    assert.match(blocked.stdout, /^jq -r /m, "the pages not ok are listed");
+
     sandbox.state.retired = { "venue-static": 404 };
     const gone = await job();
     expectExit(gone, 1, "a page is gone");

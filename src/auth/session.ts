@@ -116,7 +116,7 @@ const NO_TOKEN: ShapeChange = {
   endpoint: UPSTREAM.token_refresh.endpoint,
   field: "access_token",
   expected: "a token",
-  found: "an empty string",
+  found: "empty string",
 };
 
 function pickToken(data: unknown, keys: string[]): string | undefined {

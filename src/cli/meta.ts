@@ -145,12 +145,17 @@ function upstreamTable(d: UpstreamReport, ui: Parameters<TableRenderer<UpstreamR
     (d.venue ? `, venue ${d.venue.slug}` : "");
   const counted = (Object.entries(d.counts) as [ProbeStatus, number][]).filter(([, n]) => n > 0)
     .map(([s, n]) => `${n} ${s}`).join(", ");
-  const next = d.changed
-    ? "Pages marked changed or gone may break svc until it is updated: report them with a capture " +
-      "(`svc --capture <dir> <command>`, then `svc capture check <dir>` before sharing)."
-    : d.inconclusive
-    ? "Some pages could not be judged (blocked, unreachable or skipped); try again later."
-    : "Every page svc reads answers as svc expects.";
+  const next = [
+    d.changed
+      ? "Pages marked changed or gone may break svc until it is updated: report them with a capture " +
+        "(`svc --capture <dir> <command>`, then `svc capture check <dir>` before sharing)."
+      : d.counts.blocked + d.counts.unreachable
+      ? "Some pages could not be judged (blocked or unreachable); try again later."
+      : d.counts.skipped
+      ? ""
+      : "Every page svc reads answers as svc expects.",
+    d.counts.skipped ? "The venue pages were skipped: pass --venue <slug> to probe a venue's pages." : "",
+  ].filter(Boolean).join(" ");
   return [
     ui.table.renderTable(columns, rows, ui.style, `Marketplace pages svc reads (${where})`),
     "",

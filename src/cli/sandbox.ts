@@ -9,7 +9,7 @@ import { deferInterrupts } from "./interrupt.ts";
 import { sandboxPaths } from "../config/paths.ts";
 import type { Runtime } from "./runtime.ts";
 import { parseIntFlag } from "./options.ts";
-import { RETIRABLE_PAGES, type RetirablePage } from "../sandbox/types.ts";
+import { RETIRABLE_PAGES, type RetirablePage, RETIRE_STATUSES } from "../sandbox/types.ts";
 
 export async function serve(rt: Runtime): Promise<void> {
   const port = rt.opts.port === undefined ? 0 : parseIntFlag("port", rt.opts.port, 0, 65535);
@@ -170,6 +170,12 @@ function emitRetired(rt: Runtime, retired: Record<string, number>) {
 export async function retire(rt: Runtime, raw: string): Promise<void> {
   const page = pageOf(raw);
   const status = rt.opts.status === undefined ? 404 : Number(rt.opts.status);
+  if (!(RETIRE_STATUSES as readonly number[]).includes(status)) {
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      `invalid --status "${rt.opts.status}": use ${RETIRE_STATUSES.join(", ")}`,
+    );
+  }
   await emitRetired(rt, await setRetired(rt, (now) => ({ ...now, [page]: status })));
 }
 

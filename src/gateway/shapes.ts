@@ -136,6 +136,16 @@ export const UPSTREAM = {
       [f("user.country", "string")],
     ],
   },
+  user_country: {
+    endpoint: "GET /v1/user/me",
+    title: "the account (its country, for payment methods and new addresses)",
+    needs: [[f("user.country", "string"), f("country", "string")]],
+  },
+  address_write: {
+    endpoint: "POST /v2/delivery/info",
+    title: "the address save",
+    needs: [[f("id", "string"), f("address_id", "string")]],
+  },
   addresses: {
     endpoint: "GET /v2/delivery/info",
     title: "the address list",
@@ -190,6 +200,14 @@ export interface ShapeChange {
   expected: string;
   found: string;
 }
+
+/** A country that is there but empty ("") is no country either. */
+export const EMPTY_COUNTRY: ShapeChange = {
+  endpoint: "GET /v1/user/me",
+  field: "user.country",
+  expected: "a country code",
+  found: "empty string",
+};
 
 /** The JSON type of a value in the words of `Field.type` ("missing" when absent). */
 export function typeOf(v: unknown): string {

@@ -12,7 +12,7 @@ import { bool, type Json, num, obj, type ServiceContext, str } from "./context.t
 import { type AddressRow, addressRow, addressRows } from "./location.ts";
 import { countryOf, fetchUser } from "./profile.ts";
 import { invalidChoice } from "../core/suggest.ts";
-import { requireShape } from "../gateway/shapes.ts";
+import { changedError, EMPTY_COUNTRY, requireShape, shapeChange, UPSTREAM } from "../gateway/shapes.ts";
 
 export const ADDRESS_TYPES = ["apartment", "office", "house", "outdoor", "other"] as const;
 export const ADDRESS_LABELS = ["home", "work", "other"] as const;
@@ -499,12 +499,7 @@ export async function writeAddress(
   const fields = fieldsFor(input, old?.hit);
   const { user, root } = await fetchUser(ctx);
   const country = countryOf(user, root) ?? old?.hit.entry.country?.toUpperCase() ?? null;
-  if (!country) {
-    throw new SvcError(
-      "SVC_UPSTREAM_INVALID_RESPONSE",
-      "the user payload carries no country, which a new address needs",
-    );
-  }
+  if (!country) throw changedError("user_country", shapeChange("user_country", root) ?? EMPTY_COUNTRY);
   const { data } = await ctx.gw.request({
     host: "user_api",
     method: "POST",
@@ -514,9 +509,17 @@ export async function writeAddress(
   });
   const created = normalise(data);
   if (!created) {
+    const change = shapeChange("address_write", data) ?? {
+      endpoint: UPSTREAM.address_write.endpoint,
+      field: "id",
+      expected: "the new address's id",
+      found: "none svc can read",
+    };
     throw new SvcError(
-      "SVC_UPSTREAM_INVALID_RESPONSE",
-      "upstream accepted the address but sent no id back; run `svc profile addresses` to see it",
+      "SVC_UPSTREAM_CHANGED",
+      "upstream accepted the address but sent no id back that svc can read; run `svc profile addresses` " +
+        "to see it",
+      { facts: { ...change }, hint: changedError("address_write", change).hint },
     );
   }
   const newId = created.entry.address_id;

@@ -291,6 +291,13 @@ export async function postBasket(
   currency: string,
   lines: BasketLine[],
 ): Promise<string> {
+  // Upstream accepts a basket keyed by anything (a slug: 200, count up) and never keeps it.
+  if (!isObjectId(venueId)) {
+    throw new SvcError(
+      "SVC_VENUE_UNRESOLVED",
+      `refusing to write a basket keyed by "${venueId}": a basket is keyed by the venue's 24-hex id`,
+    );
+  }
   const { data } = await ctx.gw.request({
     host: "consumer_api",
     method: "POST",

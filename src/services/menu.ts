@@ -964,7 +964,7 @@ export async function fetchItemPage(ctx: ServiceContext, venueId: string, itemId
     query: { language: language(ctx.locale) },
     auth: "optional",
   });
-  return data;
+  return requireShape("item_page", data, `the item page of ${itemId}`);
 }
 
 /**

@@ -4,7 +4,7 @@
  * other with a warning; both failing is an error.
  */
 
-import { changedError, requireShape, shapeChange } from "../gateway/shapes.ts";
+import { changedError, EMPTY_COUNTRY, requireShape, shapeChange } from "../gateway/shapes.ts";
 import { SvcError } from "../core/errors.ts";
 import { arr, bool, type Json, obj, type ServiceContext, str } from "./context.ts";
 import { countryOf, fetchUser } from "./profile.ts";
@@ -217,9 +217,7 @@ const isAuthError = (e: unknown) =>
 async function profileList(ctx: ServiceContext): Promise<Row[]> {
   const { user, root } = await fetchUser(ctx);
   const country = countryOf(user, root);
-  if (!country) {
-    throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the user payload carries no country");
-  }
+  if (!country) throw changedError("user_country", shapeChange("user_country", root) ?? EMPTY_COUNTRY);
   const { data } = await ctx.gw.request({
     host: "payment",
     method: "GET",

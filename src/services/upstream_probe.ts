@@ -57,7 +57,9 @@ async function probe(
   const ms = () => Math.round(performance.now() - started);
   try {
     const { data, status } = await ctx.gw.request({ ...spec, auth: "none", retry: false });
-    const change = shapeChange(key, data);
+    // The live page is also where svc finds a venue's id when the venue page is down.
+    const change = shapeChange(key, data) ??
+      (key === "venue_dynamic" ? shapeChange("venue_identity", data) : undefined);
     if (change) {
       return {
         result: {
@@ -165,7 +167,7 @@ export async function probeUpstream(
     "venue_content",
   ];
   if (!venue) {
-    const why = "no venue to probe: the home feed named none here (pass --venue <slug>)";
+    const why = "the feed named no venue to probe";
     endpoints.push(...VENUE_PAGES.map((k) => skipped(k, why)));
   } else {
     const slug = encodeURIComponent(venue.slug);
@@ -201,7 +203,18 @@ export async function probeUpstream(
       query: { language: lang },
       json: { q: menuWord(assortment.data) },
     });
-    endpoints.push(stat.result, dyn.result, assortment.result, search.result, content.result);
+    const venuePages = [stat.result, dyn.result, assortment.result, search.result, content.result];
+    if (opts.venue && venuePages.every((r) => r.http_status === 404)) {
+      throw new SvcError(
+        "SVC_NOT_FOUND",
+        `no venue with slug "${opts.venue}": every venue page answered 404`,
+        {
+          hint:
+            "check the slug with `svc venues --query <name>`, or leave --venue out to probe one from the feed",
+        },
+      );
+    }
+    endpoints.push(...venuePages);
     const v = obj(obj(stat.data)?.venue);
     venue.name ??= str(v?.name) ?? null;
     venue.id ??= str(v?.id) ?? null;
