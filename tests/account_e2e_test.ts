@@ -1046,13 +1046,14 @@ Deno.test("favorites: list at a location in both layouts, paging, add/remove by 
     assert.deepEqual(t.log(), []);
     const unknown = await t.run(["profile", "favorites", "add", "no-such-venue", ...J]);
     assertError(unknown, "SVC_VENUE_UNRESOLVED", 1, "unknown slug");
-    // Both venue pages say 404 (the live one is asked near the account's address); the feed there
-    // gives suggestions. Reads only: nothing is PUT.
+    // The venue page says 404; the live page, the feed and the venue search near the account's address
+    // do not name it either (the feed gives suggestions). Reads only: nothing is PUT.
     assert.deepEqual(calls(t.log()), [
       "GET consumer_api /order-xp/web/v1/pages/venue/slug/no-such-venue/static",
       "GET user_api /v2/delivery/info",
       "GET consumer_api /order-xp/web/v1/venue/slug/no-such-venue/dynamic/",
       "GET consumer_api /v1/pages/front",
+      "POST user_api /v1/pages/search",
     ]);
   });
 });

@@ -22,7 +22,7 @@ const tick = () => new Promise((r) => setTimeout(r, 0));
 Deno.test("menu load pool: at most 8 in flight, as documented; a task's follow-ups go first", async () => {
   assert.equal(LOAD_CONCURRENCY, 8);
   const readme = await Deno.readTextFile(join(ROOT, "README.md"));
-  assert.match(readme, /one pool of at most 8 requests in flight/);
+  assert.match(readme, /one pool of at most 8\s+requests in flight/);
 
   const pool = new TaskPool(LOAD_CONCURRENCY);
   const started: string[] = [];

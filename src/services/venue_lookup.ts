@@ -199,8 +199,9 @@ interface Found {
 /**
  * The venue's id from the pages other than the static one, in order: the dynamic page, the home feed
  * and the venue search near `location`. Each is tried only when the one before did not name the
- * venue; a page that fails is skipped (a 404 too: both venue pages may be down at once). Without a
- * location none can be asked.
+ * venue; a page that fails is skipped (a 404 too: both venue pages may be down at once), unless both
+ * venue pages say 404 and a cached slug is close to this one (a typo). Without a location none can be
+ * asked.
  */
 async function otherSources(
   ctx: ServiceContext,
@@ -226,6 +227,11 @@ async function otherSources(
       found = await attempt();
     } catch (e) {
       if (fatal(e)) throw e;
+      // Both venue pages say 404 and a cached slug is close: a typo, said at once (no feed or search).
+      if (
+        n === 0 && (e as SvcError).code === "SVC_NOT_FOUND" &&
+        closest(slug, (await ctx.slugCache.slugs()).filter((s) => s !== slug)).length
+      ) return {};
     }
     if (!found) continue;
     // The live page names no currency or country (nor a name): the feed row of the same venue does.
