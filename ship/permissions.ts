@@ -76,6 +76,12 @@ export const ENV_VARS = [
   ...PROXY_ENV,
 ] as const;
 
+/**
+ * Set to 1 by the launcher `svc` (and granted by it alone): `doctor` reads it to know that `--allow-run`
+ * is granted per command (login, stats), not missing. Other ways of running svc do not set it.
+ */
+export const LAUNCHER_ENV = "SVC_LAUNCHER";
+
 /** The targets of the release binaries (`deno compile --target`). */
 export const TARGETS = [
   "x86_64-unknown-linux-gnu",

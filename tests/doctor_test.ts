@@ -8,7 +8,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fakeJwt } from "./fixture_server.ts";
-import { collect, MAIN, withEnv } from "./helpers.ts";
+import { collect, MAIN, ROOT, runIsolated, withEnv } from "./helpers.ts";
+import { denoDir } from "./support/deno_env.ts";
 import { statsEnv } from "./stats_helpers.ts";
 
 interface Check {
@@ -168,7 +169,7 @@ Deno.test("doctor's local checks: modes others can read, no browser, no stats ye
   });
 });
 
-Deno.test("doctor reports the permission flags in effect: without --allow-run it says which flag and why", async () => {
+Deno.test("doctor reports the permission flags in effect: without --allow-run it says which flag and why; the launcher's per-command run is fine", async () => {
   await withEnv(async (t) => {
     const run = (flags: string[]) =>
       collect(
@@ -196,6 +197,19 @@ Deno.test("doctor reports the permission flags in effect: without --allow-run it
       "--allow-run",
     ]);
     assert.equal(byName(all.json<Report>().data).permissions.status, "ok");
+
+    // Through the launcher, which grants --allow-run to login and stats only: by design, not a finding.
+    const launched = await runIsolated(
+      join(ROOT, "svc"),
+      ["doctor", "--json"],
+      { ...t.env, HOME: join(t.dir, "home"), DENO_DIR: await denoDir() },
+      t.dir,
+    );
+    assert.equal(launched.code, 0, launched.stdout + launched.stderr);
+    const viaLauncher = byName(launched.json<Report>().data).permissions;
+    assert.equal(viaLauncher.status, "ok", viaLauncher.detail);
+    assert.equal(viaLauncher.detail, "read yes, write yes, env yes, net yes, run per command");
+    assert.equal(viaLauncher.hint, undefined);
   });
 });
 

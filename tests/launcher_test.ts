@@ -7,7 +7,13 @@
 import assert from "node:assert/strict";
 import { dirname, join, relative } from "node:path";
 import { VERSION } from "../src/version.ts";
-import { ENV_VARS, LOOPBACK_HOSTS, MARKETPLACE_HOSTS, RELEASE_HOSTS } from "../ship/permissions.ts";
+import {
+  ENV_VARS,
+  LAUNCHER_ENV,
+  LOOPBACK_HOSTS,
+  MARKETPLACE_HOSTS,
+  RELEASE_HOSTS,
+} from "../ship/permissions.ts";
 import { baseEnv, ROOT, runIsolated, type RunResult, withEnv } from "./helpers.ts";
 import { headlessWrapper } from "./chromium.ts";
 import { denoDir } from "./support/deno_env.ts";
@@ -136,7 +142,7 @@ async function flags(args: string[], extra: Record<string, string> = {}): Promis
 Deno.test("launcher flags: loopback and marketplace hosts, the env list, the svc dir; no --allow-run by default", async () => {
   const f = await flags(["top", "5"]);
   assert.deepEqual(f.get("--allow-net"), [...LOOPBACK_HOSTS, ...MARKETPLACE_HOSTS]);
-  assert.deepEqual(f.get("--allow-env"), [...ENV_VARS]);
+  assert.deepEqual(f.get("--allow-env"), [...ENV_VARS, LAUNCHER_ENV]);
   // Reads: the svc dir, and the checkout (svc's own modules load lazily, which Deno checks as reads).
   assert.deepEqual(f.get("--allow-read"), ["/home/u/.svc", CHECKOUT]);
   assert.deepEqual(f.get("--allow-write"), ["/home/u/.svc"]);
@@ -185,7 +191,7 @@ Deno.test("launcher flags: a proxy variable's host joins --allow-net, without it
     "[::1]:8080",
   ]);
   assert.ok(![...f.values()].flat().some((v) => v.includes("pr0xy-secret")), "no proxy password in a flag");
-  assert.deepEqual(f.get("--allow-env"), [...ENV_VARS]);
+  assert.deepEqual(f.get("--allow-env"), [...ENV_VARS, LAUNCHER_ENV]);
   // The sandbox too: fetch sends even loopback calls through a proxy unless NO_PROXY exempts them.
   const sandbox = await flags(["--sandbox", "top"], { HTTP_PROXY: "proxy.example.test" });
   assert.deepEqual(sandbox.get("--allow-net"), [...LOOPBACK_HOSTS, "proxy.example.test"]);

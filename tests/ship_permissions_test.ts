@@ -11,7 +11,7 @@ import { permissionDenied, toSvcError } from "../src/core/errors.ts";
 import { HOST_ENV, REAL_HOSTS } from "../src/gateway/hosts.ts";
 import { CREDENTIAL_ENV } from "../src/auth/session.ts";
 import { PROXY_ENV } from "../src/gateway/wire.ts";
-import { ENV_VARS, MARKETPLACE_HOSTS, RELEASE_HOSTS, runFlags } from "../ship/permissions.ts";
+import { ENV_VARS, LAUNCHER_ENV, MARKETPLACE_HOSTS, RELEASE_HOSTS, runFlags } from "../ship/permissions.ts";
 import { baseEnv, collect, MAIN, ROOT, runIsolated, type RunResult } from "./helpers.ts";
 import { expectExit } from "./support/smoke.ts";
 import { denoDir } from "./support/deno_env.ts";
@@ -220,7 +220,8 @@ Deno.test("--allow-env lists every variable svc reads (each Deno.env.get in src/
     "src/gateway/wire.ts: name",
     "src/services/doctor.ts: k",
   ]);
-  const listed = new Set<string>(ENV_VARS);
+  // The launcher's marker is granted by the launcher alone (the only one that sets it).
+  const listed = new Set<string>([...ENV_VARS, LAUNCHER_ENV]);
   for (const name of read) assert.ok(listed.has(name), `${name} is read by svc but missing from ENV_VARS`);
   for (const name of listed) assert.ok(read.has(name), `${name} is listed but svc never reads it`);
 });

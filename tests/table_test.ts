@@ -7,6 +7,7 @@ import {
   displayWidth,
   fitColumns,
   lineWidth,
+  paint,
   renderRecord,
   renderTable,
   truncate,
@@ -161,6 +162,81 @@ Deno.test("fitting drops all-empty columns first (rightmost first), then optiona
   assert.deepEqual(lines(narrow)[0].split(/\s{2,}/), ["Venue", "Slug", "Fee"]);
   assert.ok(widest(narrow) <= 40);
   assert.match(narrow, /vegan-voima/);
+});
+
+Deno.test("dropEmpty columns go at any width when every cell is empty or '-'; kept when one row says something", () => {
+  const columns: Column[] = [
+    { title: "Item", kind: "text" },
+    { title: "Price", kind: "value" },
+    { title: "Was", kind: "value", dropEmpty: true },
+    { title: "Deal", kind: "value", dropEmpty: true },
+    { title: "Note", kind: "text" },
+  ];
+  const rows = [["Focaccia", "€4.90", null, "-", null], ["Tiramisu", "€6.90", "", null, null]];
+  const wide = renderTable(columns, rows, plain, undefined, undefined);
+  assert.deepEqual(lines(wide)[0].split(/\s{2,}/), ["Item", "Price", "Note"], "no width limit: still gone");
+  assert.deepEqual(
+    fitColumns(columns, rows, 200).shown,
+    [0, 1, 4],
+    "a plain empty column stays when it fits",
+  );
+  const deal = [...rows, ["Cacio e pepe", "€10.90", null, "-16%", null]];
+  assert.deepEqual(lines(renderTable(columns, deal, plain, undefined, 200))[0].split(/\s{2,}/), [
+    "Item",
+    "Price",
+    "Deal",
+    "Note",
+  ]);
+  assert.deepEqual(fitColumns(columns, [], 200).shown, [0, 1, 2, 3, 4], "no rows: nothing to judge by");
+});
+
+Deno.test("painted cells: coloured after sanitising and cutting, measured and padded by what shows", () => {
+  const columns: Column[] = [{ title: "Check", kind: "value" }, { title: "Status", kind: "value" }, {
+    title: "Detail",
+    kind: "text",
+  }];
+  const rows = [
+    ["config", paint("FAIL", "red"), "invalid JSON"],
+    ["stats", paint("warn", "yellow"), "no history\x1b[2J yet"],
+    ["svc", "ok", "fine"],
+  ];
+  const out = renderTable(columns, rows, bold, undefined, undefined);
+  // deno-lint-ignore no-control-regex
+  const visible = lines(out.replace(/\x1b\[[0-9;]*m/g, ""));
+  assert.deepEqual(visible, [
+    "Check   Status  Detail",
+    "config  FAIL    invalid JSON",
+    "stats   warn    no history^[[2J yet",
+    "svc     ok      fine",
+  ], "the Status column is as wide as its title; upstream escapes still show as text");
+  assert.ok(lines(out)[1].includes("\x1b[31mFAIL\x1b[39m    "), "the colour wraps the word, padding after");
+  assert.ok(lines(out)[2].includes("\x1b[33mwarn\x1b[39m"));
+  assert.ok(!out.includes("^[[31m") && !out.includes("^[[33m"), "no colour code as text");
+  assert.equal(
+    renderTable(columns, rows, plain, undefined, undefined),
+    visible.join("\n"),
+    "no colour: plain",
+  );
+  // Cut to fit before colouring: the escape closes after the ellipsis.
+  const cut = renderTable(
+    [{ title: "S", kind: "text", min: 3 }, "X"],
+    [[paint("unreachable", "yellow"), "x"]],
+    bold,
+    undefined,
+    8,
+  );
+  assert.ok(lines(cut)[1].startsWith("\x1b[33munre…\x1b[39m  x"), JSON.stringify(cut));
+  // Records and Field/Value records colour the value too.
+  const record = renderRecord({ Status: paint("FAIL", "red"), Detail: "x" }, bold, undefined, undefined);
+  assert.ok(record.includes("\x1b[31mFAIL\x1b[39m"), JSON.stringify(record));
+  const blocks = renderTable(
+    [{ title: "Name", kind: "id" }, { title: "Status", kind: "value" }],
+    [["a-very-long-identifier-that-cannot-shrink", paint("FAIL", "red")]],
+    bold,
+    undefined,
+    30,
+  );
+  assert.ok(blocks.includes("Status  \x1b[31mFAIL\x1b[39m"), JSON.stringify(blocks));
 });
 
 Deno.test("the record layout kicks in exactly below the floors, not before", () => {

@@ -101,11 +101,24 @@ export async function runDoctor(rt: Runtime): Promise<void> {
         : "profile",
       gw,
       sandbox: rt.globals.sandbox,
+      launcher: launchedByLauncher(),
     });
     await rt.emit(report, doctorTable);
     if (report.failed) Deno.exitCode = 1;
   } finally {
     gw.close();
+  }
+}
+
+/**
+ * True when the `svc` launcher started this run: it sets SVC_LAUNCHER=1 (and grants reading it); other
+ * ways of running svc cannot read the variable, or do not set it.
+ */
+function launchedByLauncher(): boolean {
+  try {
+    return Deno.env.get("SVC_LAUNCHER") === "1";
+  } catch {
+    return false;
   }
 }
 
@@ -138,8 +151,10 @@ function upstreamTable(d: UpstreamReport, ui: Parameters<TableRenderer<UpstreamR
     { title: "HTTP", kind: "value" as const },
     { title: "Detail", kind: "text" as const, min: 20 },
   ];
+  // Painted by the table after it has measured and sanitised the cell (a pre-coloured string would show
+  // its escape codes as text).
   const mark = (s: ProbeStatus) =>
-    s === "ok" ? s : s === "changed" || s === "gone" ? ui.style.red(s) : ui.style.yellow(s);
+    s === "ok" ? s : ui.table.paint(s, s === "changed" || s === "gone" ? "red" : "yellow");
   const rows = d.endpoints.map((e) => [e.name, mark(e.status), e.http_status, e.detail]);
   const where = `near ${d.location.lat.toFixed(2)}, ${d.location.lon.toFixed(2)}` +
     (d.venue ? `, venue ${d.venue.slug}` : "");
@@ -173,11 +188,7 @@ function doctorTable(d: DoctorReport, ui: Parameters<TableRenderer<DoctorReport>
   ];
   const rows = d.checks.map((c) => [
     c.name,
-    c.status === "fail"
-      ? ui.style.red(MARK.fail)
-      : c.status === "warn"
-      ? ui.style.yellow(MARK.warn)
-      : MARK.ok,
+    c.status === "ok" ? MARK.ok : ui.table.paint(MARK[c.status], c.status === "fail" ? "red" : "yellow"),
     c.detail,
   ]);
   const table = ui.table.renderTable(columns, rows, ui.style);

@@ -5,6 +5,7 @@
  * bold title line. Rendering is linear in the number of cells: every cell is measured once.
  *
  * Fitting a width (the COLUMNS variable, else the terminal's; pipes and files keep the natural width):
+ * 0. columns marked `dropEmpty` whose every cell is empty or "-" go at any width (they say nothing);
  * 1. drop columns whose every cell is empty, then columns marked optional (lowest rank, then rightmost
  *    first), only as long as the table is too wide;
  * 2. shrink free-text columns, widest first, down to their floor (cut with "…" by display width);
@@ -12,6 +13,11 @@
  * Ids, slugs and URLs (kind "id") and values whose meaning dies when cut (kind "value": amounts, dates,
  * statuses, ranges) are never cut. Record values wrap at spaces; a token wider than the line goes whole
  * on a line of its own.
+ *
+ * Colour: a cell may be `paint(value, "red")`. The value is sanitised and measured as plain text, cut
+ * and padded by its visible width, and only then coloured (so the table's control-character
+ * sanitising never sees the escape codes, and widths count what is visible). A coloured string
+ * passed as a plain cell would show its escape codes as text (`^[[33m`): use `paint`.
  */
 
 import { cellSafe } from "./sanitize.ts";
@@ -22,7 +28,26 @@ import { lineWidth } from "./columns.ts";
 export { displayWidth } from "./width.ts";
 export { lineWidth } from "./columns.ts";
 
-export type Cell = string | number | boolean | null | undefined;
+/** A plain cell value. */
+export type Plain = string | number | boolean | null | undefined;
+
+/** The colours a cell may be painted with (the Style's names). */
+export type Paint = "red" | "yellow" | "green" | "bold" | "dim";
+
+/** A cell coloured after sanitising and fitting (see `paint`). */
+export interface PaintedCell {
+  readonly value: Plain;
+  readonly paint: Paint;
+}
+
+export type Cell = Plain | PaintedCell;
+
+/** `value` shown in `colour` when colour is on; measured, cut and padded as the plain text. */
+export function paint(value: Plain, colour: Paint): PaintedCell {
+  return { value, paint: colour };
+}
+
+const isPainted = (v: Cell): v is PaintedCell => typeof v === "object" && v !== null;
 
 /** "id": copied into the next command; "value": meaning dies when cut; "text": free text, may shrink. */
 export type ColumnKind = "id" | "value" | "text";
@@ -34,6 +59,8 @@ export interface ColumnSpec {
   optional?: boolean | number;
   /** Narrowest a text column shrinks to (default: its title's width, at least 10). */
   min?: number;
+  /** Left out at any width when every cell is empty or "-" (a Was/Deal column of a menu without deals). */
+  dropEmpty?: boolean;
 }
 
 /** A column: a spec, or a plain title (kind inferred from the title). */
@@ -56,6 +83,7 @@ interface Col {
   /** 0 when not optional. */
   dropRank: number;
   min: number | undefined;
+  dropEmpty: boolean;
 }
 
 function normalize(c: Column): Col {
@@ -67,11 +95,12 @@ function normalize(c: Column): Col {
     : typeof spec.optional === "number"
     ? Math.max(1, spec.optional)
     : 0;
-  return { title: spec.title, kind, dropRank: rank, min: spec.min };
+  return { title: spec.title, kind, dropRank: rank, min: spec.min, dropEmpty: spec.dropEmpty === true };
 }
 
 /** A cell as one line of terminal-safe text (whitespace collapsed, control characters visible). */
 export function cellText(v: Cell): string {
+  if (isPainted(v)) return cellText(v.value);
   if (v === null || v === undefined) return "-";
   if (typeof v === "boolean") return v ? "yes" : "no";
   return cellSafe(String(v));
@@ -81,6 +110,8 @@ export function cellText(v: Cell): string {
 export function truncate(s: string, max: number): string {
   return truncateWidth(cellSafe(s), max);
 }
+
+const plainText = (s: string) => s;
 
 const pad = (s: string, width: number, target: number) =>
   width >= target ? s : s + " ".repeat(target - width);
@@ -159,13 +190,16 @@ function recordEntry(
   value: string,
   valueW: number,
   width: number | undefined,
+  colour: (s: string) => string = plainText,
 ): string {
   const head = pad(label, labelW, labelCol) + SEP;
-  if (!width || labelCol + GAP + valueW <= width) return (head + value).trimEnd();
+  if (!width || labelCol + GAP + valueW <= width) return (head + colour(value)).trimEnd();
   const indent = " ".repeat(labelCol + GAP);
   const room = width - labelCol - GAP;
   const pieces = wrapWords(value, room, room);
-  const lines = pieces.map((p, i) => p.own ? p.text : i === 0 ? head + p.text : indent + p.text);
+  const lines = pieces.map((p, i) =>
+    p.own ? colour(p.text) : i === 0 ? head + colour(p.text) : indent + colour(p.text)
+  );
   if (pieces[0].own) lines.unshift(label);
   return lines.map((l) => l.trimEnd()).join("\n");
 }
@@ -174,6 +208,8 @@ interface Measured {
   cols: Col[];
   texts: string[][];
   widths: number[][];
+  /** The colour of each painted cell, by row ("" when plain); null when no cell is painted. */
+  paints: Paint[][] | null;
   headWidths: number[];
   natural: number[];
   empty: boolean[];
@@ -187,12 +223,18 @@ function measure(columns: Column[], rows: Cell[][]): Measured {
   const empty = cols.map(() => true);
   const texts: string[][] = new Array(rows.length);
   const widths: number[][] = new Array(rows.length);
+  let paints: Paint[][] | null = null;
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r];
     const t: string[] = new Array(n);
     const w: number[] = new Array(n);
     for (let i = 0; i < n; i++) {
-      const s = cellText(row[i]);
+      const cell = row[i];
+      if (isPainted(cell)) {
+        paints ??= rows.map(() => []);
+        paints[r][i] = cell.paint;
+      }
+      const s = cellText(cell);
       const sw = displayWidth(s);
       t[i] = s;
       w[i] = sw;
@@ -202,7 +244,7 @@ function measure(columns: Column[], rows: Cell[][]): Measured {
     texts[r] = t;
     widths[r] = w;
   }
-  return { cols, texts, widths, headWidths, natural, empty };
+  return { cols, texts, widths, paints, headWidths, natural, empty };
 }
 
 const total = (widths: number[], shown: number[]) =>
@@ -219,7 +261,10 @@ export interface Fit {
 }
 
 function fit(m: Measured, maxWidth: number | undefined): Fit {
-  const all = m.cols.map((_, i) => i);
+  // 0. Columns that say nothing on any row, when asked to, go whatever the width.
+  const silent = (i: number) => m.cols[i].dropEmpty && m.empty[i] && m.texts.length > 0;
+  const kept = m.cols.map((_, i) => i).filter((i) => !silent(i));
+  const all = kept.length ? kept : [0];
   const widths = m.natural.slice();
   if (!maxWidth || total(widths, all) <= maxWidth) return { shown: all, widths, records: false };
   // 1. Drop all-empty columns, then optional ones, as long as the table is too wide.
@@ -252,7 +297,8 @@ function fit(m: Measured, maxWidth: number | undefined): Fit {
   }
   // 3. Below the floors: records.
   if (excess > 0) {
-    return { shown: all.filter((i) => !(m.empty[i] && m.texts.length > 0)), widths, records: true };
+    const shownInRecords = all.filter((i) => !(m.empty[i] && m.texts.length > 0));
+    return { shown: shownInRecords.length ? shownInRecords : all, widths, records: true };
   }
   return { shown, widths, records: false };
 }
@@ -272,6 +318,7 @@ function renderRows(m: Measured, f: Fit, style: Style): string[] {
   for (let r = 0; r < m.texts.length; r++) {
     const t = m.texts[r];
     const w = m.widths[r];
+    const p = m.paints?.[r];
     let line = "";
     for (let k = 0; k < shown.length; k++) {
       const i = shown[k];
@@ -281,6 +328,8 @@ function renderRows(m: Measured, f: Fit, style: Style): string[] {
         s = truncateWidth(s, widths[i]);
         sw = displayWidth(s);
       }
+      // Colour last: the text was sanitised, measured and cut as it shows.
+      if (p?.[i]) s = style[p[i]](s);
       line += k === 0 ? "" : SEP;
       line += i === last ? s : pad(s, sw, widths[i]);
     }
@@ -289,7 +338,7 @@ function renderRows(m: Measured, f: Fit, style: Style): string[] {
   return lines;
 }
 
-function renderBlocks(m: Measured, f: Fit, maxWidth: number | undefined): string[] {
+function renderBlocks(m: Measured, f: Fit, style: Style, maxWidth: number | undefined): string[] {
   const labelCol = Math.max(0, ...f.shown.map((i) => m.headWidths[i]));
   // Labels padded once per column; most values then fit on their line as they are.
   const heads = f.shown.map((i) => pad(m.cols[i].title, m.headWidths[i], labelCol) + SEP);
@@ -298,14 +347,16 @@ function renderBlocks(m: Measured, f: Fit, maxWidth: number | undefined): string
   for (let r = 0; r < m.texts.length; r++) {
     const t = m.texts[r];
     const w = m.widths[r];
+    const p = m.paints?.[r];
     let block = "";
     for (let k = 0; k < f.shown.length; k++) {
       const i = f.shown[k];
       // Blank cells (a group's repeated venue, say) are left out; "-" (unknown) stays.
       if (t[i] === "") continue;
+      const colour = p?.[i] ? style[p[i]] : plainText;
       const entry = w[i] <= room
-        ? heads[k] + t[i]
-        : recordEntry(m.cols[i].title, m.headWidths[i], labelCol, t[i], w[i], maxWidth);
+        ? heads[k] + colour(t[i])
+        : recordEntry(m.cols[i].title, m.headWidths[i], labelCol, t[i], w[i], maxWidth, colour);
       block += block ? "\n" + entry : entry;
     }
     out += r === 0 ? block : "\n\n" + block;
@@ -326,7 +377,7 @@ export function renderTable(
 ): string {
   const m = measure(columns, rows);
   const f = fit(m, maxWidth);
-  const body = f.records ? renderBlocks(m, f, maxWidth) : renderRows(m, f, style);
+  const body = f.records ? renderBlocks(m, f, style, maxWidth) : renderRows(m, f, style);
   return [...titleLines(title, style, maxWidth), ...body].join("\n");
 }
 
@@ -353,9 +404,9 @@ export function fieldLabel(key: string): string {
  * Any value as one table cell, never raw JSON: money as its formatted text, lists joined with ", ",
  * objects as "key: value; key: value" (keys as words, booleans as yes/no), nesting in parentheses.
  */
-export function inlineValue(v: unknown, depth = 0): Cell {
+export function inlineValue(v: unknown, depth = 0): Plain {
   if (v === null || v === undefined) return null;
-  if (typeof v !== "object") return v as Cell;
+  if (typeof v !== "object") return v as Plain;
   if (Array.isArray(v)) {
     const parts = v.map((x) => cellText(inlineValue(x, depth + 1)));
     return parts.length ? parts.join(", ") : null;
@@ -405,13 +456,16 @@ export function renderRecord(
   const entries = Object.entries(record).map(([k, v]) => {
     const label = cellSafe(fieldLabel(k));
     const value = cellText(v);
-    return { label, labelW: displayWidth(label), value, valueW: displayWidth(value) };
+    const colour = isPainted(v) ? style[v.paint] : plainText;
+    return { label, labelW: displayWidth(label), value, valueW: displayWidth(value), colour };
   });
   const labelCol = Math.max(displayWidth("Field"), ...entries.map((e) => e.labelW));
   const lines = [
     ...titleLines(title, style, maxWidth),
     (pad(style.bold("Field"), 5, labelCol) + SEP + style.bold("Value")).trimEnd(),
   ];
-  for (const e of entries) lines.push(recordEntry(e.label, e.labelW, labelCol, e.value, e.valueW, maxWidth));
+  for (const e of entries) {
+    lines.push(recordEntry(e.label, e.labelW, labelCol, e.value, e.valueW, maxWidth, e.colour));
+  }
   return lines.join("\n");
 }

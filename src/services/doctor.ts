@@ -37,6 +37,11 @@ export interface DoctorInput {
   credentialSource: "profile" | "flags" | "environment" | "none";
   gw: Gateway;
   sandbox: boolean;
+  /**
+   * Run through the `svc` launcher (it sets SVC_LAUNCHER=1), which grants `--allow-run` only to the
+   * commands that start a program (login's browser, stats' opener): its absence here is by design.
+   */
+  launcher?: boolean;
   now?: () => number;
 }
 
@@ -235,8 +240,13 @@ async function permissionsCheck(input: DoctorInput): Promise<Check> {
     ],
     ["run", await q({ name: "run" }), "login's browser, stats' opener"],
   ];
-  const missing = results.filter(([, granted]) => !granted);
-  const detail = results.map(([name, granted]) => `${name} ${granted ? "yes" : "no"}`).join(", ");
+  // The launcher grants run per command: not granted to doctor itself is no finding.
+  const perCommand = (name: string, granted: boolean) =>
+    !granted && name === "run" && input.launcher === true;
+  const missing = results.filter(([name, granted]) => !granted && !perCommand(name, granted));
+  const detail = results.map(([name, granted]) =>
+    `${name} ${granted ? "yes" : perCommand(name, granted) ? "per command" : "no"}`
+  ).join(", ");
   if (!missing.length) return { name: "permissions", status: "ok", detail };
   return {
     name: "permissions",
