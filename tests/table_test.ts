@@ -190,6 +190,31 @@ Deno.test("dropEmpty columns go at any width when every cell is empty or '-'; ke
   assert.deepEqual(fitColumns(columns, [], 200).shown, [0, 1, 2, 3, 4], "no rows: nothing to judge by");
 });
 
+Deno.test("dropLate columns give way only when cutting text to its floors is not enough, by rank", () => {
+  const columns: Column[] = [
+    { title: "Item", kind: "text", min: 12 },
+    { title: "Price", kind: "value" },
+    { title: "Was", kind: "value", optional: 2, dropLate: true },
+    { title: "Deal", kind: "value", optional: 3, dropLate: true },
+    { title: "Category", kind: "id", optional: 1 },
+    { title: "Id", kind: "id" },
+  ];
+  const rows = [["Pasta allergens: ask for gluten-free pasta", "€13.90", "€16.90", "-20%", "pasta-1", "b01"]];
+  const titles = (w: number) =>
+    fitColumns(columns, rows, w).shown.map((i) => (columns[i] as { title: string }).title);
+  // Natural: 42 + 6 + 6 + 4 + 8 + 3 + 5 gaps = 79. One less: the early optional (Category) goes first.
+  assert.deepEqual(titles(79), ["Item", "Price", "Was", "Deal", "Category", "Id"]);
+  assert.deepEqual(titles(78), ["Item", "Price", "Was", "Deal", "Id"]);
+  // Then the name is cut, down to its floor of 12, before Was or Deal go: 12 + 6 + 6 + 4 + 3 + 8 = 39.
+  assert.deepEqual(titles(39), ["Item", "Price", "Was", "Deal", "Id"]);
+  assert.equal(fitColumns(columns, rows, 39).widths[0], 12);
+  // Below: Was (rank 2), then Deal (rank 3), each time with the name as wide as the rest allows.
+  assert.deepEqual(titles(38), ["Item", "Price", "Deal", "Id"]);
+  assert.equal(fitColumns(columns, rows, 38).widths[0], 38 - 6 - 4 - 3 - 6);
+  assert.deepEqual(titles(25), ["Item", "Price", "Id"]);
+  assert.equal(fitColumns(columns, rows, 24).records, true, "below every floor: records");
+});
+
 Deno.test("painted cells: coloured after sanitising and cutting, measured and padded by what shows", () => {
   const columns: Column[] = [{ title: "Check", kind: "value" }, { title: "Status", kind: "value" }, {
     title: "Detail",

@@ -340,14 +340,27 @@ Deno.test("venue menu (full assortment): items, availability, money, notices, op
     assert.match(table.stdout, /Truffle tagliatelle\s+€18\.90\s+-\s+-20%\s+sold out/);
     assert.match(table.stdout, /Arrabbiata\s+€10\.90\s+-\s+-20%\s+4 left/);
     assert.match(table.stdout, /Pasta allergens: ask for gluten-free pasta\s+notice/);
-    assert.match(
-      table.stdout,
-      /Carbonara\s+653000000000000000000d01\s+Size\s+required 1\.\.1\s+655000000000000000000f02\s+Large\s+€3\.00/,
-    );
-    assert.match(
-      table.stdout,
-      /Carbonara\s+653000000000000000000d03\s+Pasta shape\s+optional 0\.\.1\s+655000000000000000000f08\s+Spaghetti\s+price unknown \(cannot be added\)/,
-    );
+    // Options: one line per group under its item (a pipe: no wrapping), names and prices; ids in JSON.
+    const options = table.stdout.slice(table.stdout.indexOf("\n\nOptions: ") + 2).trimEnd().split("\n");
+    assert.deepEqual(options, [
+      'Options: cart add --option "Size=Large" takes these names (their ids: --json)',
+      "Carbonara",
+      "  Size              pick 1: Regular, Large +€3.00",
+      "  Extra toppings    optional, up to 3: Parmesan, Chili flakes, Guanciale +€2.50, Burrata +€3.90, " +
+      "Truffle oil +€3.00",
+      "  Pasta shape       optional, up to 1; no prices, so none can be added: Spaghetti, Rigatoni, Tagliatelle",
+      "Truffle tagliatelle",
+      "  Size              pick 1: Regular, Large +€3.00",
+      "Pesto Genovese",
+      "  Size              pick 1: Regular, Large +€3.00",
+      "  Extra toppings    optional, up to 3: Parmesan, Chili flakes, Guanciale +€2.50, Burrata +€3.90, " +
+      "Truffle oil +€3.00",
+      "Pasta lunch",
+      "  Pasta of the day  pick 1: Carbonara, Arrabbiata",
+      "  Drink             pick 1: Still water, House lemonade +€1.50, Red wine 12 cl +€4.50",
+      "  Extra toppings    optional, up to 3: Parmesan, Chili flakes, Guanciale +€2.50, Burrata +€3.90, " +
+      "Truffle oil +€3.00",
+    ]);
 
     // Drifted search rows: a long name, a missing id, a string balance, a null price, unknown fields.
     const longName = "Extra large family-size lasagne with four cheeses and basil";
@@ -649,7 +662,14 @@ Deno.test("venue item: id, URL forms, detail fields and options; unknown item is
     assert.deepEqual((load(y.stdout) as Any).data, d);
     const table = await t.run(["venue", "item", "pasta-piccola", CARBONARA]);
     assert.match(table.stdout, /Item id\s+651000000000000000000b01/);
-    assert.match(table.stdout, /Carbonara\s+653000000000000000000d01\s+Size\s+required 1\.\.1/);
+    // The item's groups, one line each (its name is the record's title); no option id in the table.
+    const options = table.stdout.slice(table.stdout.indexOf("\n\nOptions: ") + 2).trimEnd().split("\n");
+    assert.deepEqual(options.slice(1).map((l) => l.split(/ {2,}/).slice(0, 2)), [
+      ["Size", "pick 1: Regular, Large +€3.00"],
+      ["Extra toppings", options[2].split(/ {2,}/)[1]],
+      ["Pasta shape", "optional, up to 1; no prices, so none can be added: Spaghetti, Rigatoni, Tagliatelle"],
+    ]);
+    assert.doesNotMatch(table.stdout.slice(table.stdout.indexOf("\n\nOptions: ")), /[0-9a-f]{24}/);
 
     const nf = await json(t, ["venue", "item", "pasta-piccola", "651000000000000000000fff"], 1);
     assert.equal(nf.error.code, "SVC_NOT_FOUND");
@@ -963,5 +983,49 @@ Deno.test("slug cache: a static page without its venue object is used once and n
     assert.deepEqual(upstream(t.log()), [staticCall("pasta-piccola")], "fetched again, not served stale");
     await json(t, ["venue", "pasta-piccola"]);
     assert.deepEqual(upstream(t.log()), [], "the healthy page is cached");
+  });
+});
+
+Deno.test("menu columns at 80: what the command is about stays (Was and Deal with --discounts-only); empty columns go", async () => {
+  await withEnv(async (t) => {
+    const at = (args: string[], columns?: number) =>
+      t.run(["venue", "menu", ...args], columns ? { COLUMNS: String(columns) } : {}).then((r) => {
+        assert.equal(r.code, 0, r.stderr);
+        return r.stdout.split("\n");
+      });
+    const head = (lines: string[]) => lines[1].split(/\s{2,}/);
+    // --discounts-only at 80: the deal stays, the category goes; ids whole.
+    const deals = await at(["pasta-piccola", "--discounts-only"], 80);
+    assert.deepEqual(head(deals), ["Item", "Price", "Was", "Deal", "Available", "Id"]);
+    assert.match(
+      deals.join("\n"),
+      /^Cacio e pepe\s+€10\.90\s+€12\.90\s+-16%\s+-\s+651000000000000000000b03$/m,
+    );
+    // The whole menu at 80 keeps them too: names are cut before a deal is dropped.
+    const menu = await at(["pasta-piccola"], 80);
+    assert.deepEqual(head(menu), ["Item", "Price", "Was", "Deal", "Available", "Id"]);
+    assert.ok(menu.every((l) => l.length <= 80), menu.join("\n"));
+    assert.match(menu.join("\n"), /^Pasta allergens: ask…\s+notice/m);
+    // Narrower, Was then Deal give way (availability outranks them here) before rows become records.
+    const narrow = await at(["pasta-piccola"], 60);
+    assert.deepEqual(head(narrow), ["Item", "Price", "Available", "Id"]);
+    assert.ok(narrow.every((l) => l.length <= 60), narrow.join("\n"));
+    // 120 and a pipe: everything, the category too.
+    assert.deepEqual(head(await at(["pasta-piccola"], 120)), [
+      "Item",
+      "Price",
+      "Was",
+      "Deal",
+      "Available",
+      "Category",
+      "Id",
+    ]);
+    // A shop category without deals or stock figures: Was, Deal and Available say nothing and go at any
+    // width; the category is the title's.
+    const shelf = await at(["testimarket-kamppi", "--category", "butter-eggs-cream-9", "--limit", "3"]);
+    assert.equal(shelf[0], "Testimarket Kamppi: category butter-eggs-cream-9, 192 items (complete)");
+    assert.deepEqual(head(shelf), ["Item", "Price", "Id"]);
+    // A search names no category: that column goes too.
+    assert.deepEqual(head(await at(["pasta-piccola", "--query", "pasta"])), ["Item", "Price", "Id"]);
   });
 });

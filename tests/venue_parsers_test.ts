@@ -22,7 +22,13 @@ import {
 } from "../src/services/venue.ts";
 import { hhmm, parseHours, timeValueSeconds } from "../src/services/hours.ts";
 import type { VenueStatic } from "../src/services/venue_lookup.ts";
-import { parseInclude, parseItemArgs, parseMenuRequest, parseTimezone } from "../src/cli/venue.ts";
+import {
+  optionRule,
+  parseInclude,
+  parseItemArgs,
+  parseMenuRequest,
+  parseTimezone,
+} from "../src/cli/venue.ts";
 import { parsePaging } from "../src/cli/paging.ts";
 import type { ResolvedLocation } from "../src/services/location.ts";
 
@@ -678,4 +684,34 @@ Deno.test("flag parsers: paging, --include, menu flags, item arguments, --timezo
   assert.equal(parseTimezone(undefined), null);
   assert.equal(parseTimezone("Europe/Helsinki"), "Europe/Helsinki");
   usage(() => parseTimezone("Nowhere/Special"), /unknown --timezone/);
+});
+
+Deno.test("option rules in words: pick n, a range, or more; optional up to n or any number; per-value caps", () => {
+  const rule = (required: boolean, min: number, max: number | null, perValue: number | null = null) =>
+    optionRule({ required, min, max, max_per_value: perValue });
+  assert.deepEqual([
+    rule(true, 1, 1),
+    rule(true, 1, 2),
+    rule(true, 2, 2),
+    rule(true, 1, null),
+    rule(false, 0, 3),
+    rule(false, 0, 1),
+    rule(false, 0, null),
+    rule(true, 0, 1),
+    rule(false, 1, 3),
+    rule(false, 0, 4, 2),
+    rule(false, 0, 4, 1),
+  ], [
+    "pick 1",
+    "pick 1–2",
+    "pick 2",
+    "pick 1 or more",
+    "optional, up to 3",
+    "optional, up to 1",
+    "optional, any number",
+    "pick 1",
+    "pick 1–3",
+    "optional, up to 4, 2 of one at most",
+    "optional, up to 4",
+  ]);
 });

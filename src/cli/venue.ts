@@ -165,9 +165,39 @@ function availability(i: MenuItem): string | null {
   return i.available === true ? "yes" : null;
 }
 
-function rule(g: OptionGroup): string {
-  const range = `${g.min}..${g.max ?? "any"}`;
-  return g.required ? `required ${range}` : `optional ${range}`;
+/** A group's selection rule in words: "pick 1", "pick 1–2", "optional, up to 3", "any number". */
+export function optionRule(g: Pick<OptionGroup, "required" | "min" | "max" | "max_per_value">): string {
+  const min = g.required ? Math.max(1, g.min) : g.min;
+  const range = g.max === null
+    ? min > 0 ? `pick ${min} or more` : "any number"
+    : min === g.max
+    ? `pick ${min}`
+    : min > 0
+    ? `pick ${min}–${g.max}`
+    : `up to ${g.max}`;
+  const each = g.max_per_value !== null && g.max_per_value > 1 ? `, ${g.max_per_value} of one at most` : "";
+  return `${min > 0 ? "" : "optional, "}${range}${each}`;
+}
+
+/** A value as a person picks it: its name with what it adds to the price ("Large +€3.00"). */
+function optionValue(v: OptionGroup["values"][number], priced: boolean): string {
+  const name = v.name ?? "?";
+  if (!v.price) return priced ? `${name} (no price, cannot be added)` : name;
+  if (v.price.amount === 0) return name;
+  return `${name} ${v.price.amount > 0 ? "+" : ""}${amount(v.price)}`;
+}
+
+/**
+ * One group as a person reads it: the rule, then the values (["pick 1: Regular", "Large +€3.00"]),
+ * listed so that a wrapped line breaks between values.
+ */
+function optionGroupItems(g: OptionGroup): string[] {
+  if (!g.values.length) return [`${optionRule(g)}: (no values listed)`];
+  // A price missing on every value is said once, for the group.
+  const priced = g.values.some((v) => v.price);
+  const rule = priced ? optionRule(g) : `${optionRule(g)}; no prices, so none can be added`;
+  const values = g.values.map((v) => optionValue(v, priced));
+  return [`${rule}: ${values[0]}`, ...values.slice(1)];
 }
 
 function pagingNote(
@@ -283,37 +313,60 @@ const renderCategories: TableRenderer<VenueCategories> = (d, { style, table }) =
   ]);
 };
 
-function optionsTable(
+/**
+ * Each item's option groups, one line per group: its name, its rule and its values with their price
+ * (wrapped under the values at the line width). Ids stay in JSON; the title says so, once.
+ */
+function optionLines(
   items: { name: string; options?: OptionGroup[] }[],
   style: Parameters<TableRenderer<unknown>>[1]["style"],
   table: Parameters<TableRenderer<unknown>>[1]["table"],
 ): string | null {
-  const rows: (string | null)[][] = [];
-  for (const i of items) {
-    for (const g of i.options ?? []) {
-      const head = [table.truncate(i.name, ITEM_NAME_MAX), g.id, g.name, rule(g)];
-      if (!g.values.length) rows.push([...head, null, null, null]);
-      for (const v of g.values) {
-        rows.push([...head, v.id, v.name, v.price ? amount(v.price) : "price unknown (cannot be added)"]);
-      }
+  const withOptions = items.filter((i) => i.options?.length);
+  if (!withOptions.length) return null;
+  const width = table.lineWidth();
+  // One group column for the whole list (names beyond 24 cells push their own line's values right).
+  const groupCol = Math.min(
+    24,
+    Math.max(
+      ...withOptions.flatMap((i) => i.options!.map((g) => table.displayWidth(table.cellText(g.name)))),
+    ),
+  );
+  const single = items.length === 1;
+  const lines: string[] = [];
+  for (const i of withOptions) {
+    // One item (venue item): its name is the record's title already.
+    if (!single) lines.push(style.bold(table.truncate(i.name, ITEM_NAME_MAX)));
+    for (const g of i.options!) {
+      lines.push(table.labelledList(g.name ?? "?", groupCol, optionGroupItems(g), width, single ? 0 : 2));
     }
   }
-  if (!rows.length) return null;
-  return table.renderTable(
-    [
-      // One item's options (venue item) repeat its name on every row: the first thing to drop.
-      { title: "Item", kind: "text", optional: items.length === 1 },
-      { title: "Option group id", kind: "id" },
-      { title: "Group", kind: "text" },
-      { title: "Rule", kind: "value" },
-      { title: "Value id", kind: "id" },
-      { title: "Value", kind: "text" },
-      { title: "Price", kind: "value" },
-    ],
-    rows,
-    style,
-    "Options (cart add --option <group-id>=<value-id>[:count])",
-  );
+  const group = withOptions[0].options!.find((g) => g.name && g.values.some((v) => v.name && v.price));
+  const value = group &&
+    (group.values.find((v) => v.name && v.price && v.price.amount > 0) ??
+      group.values.find((v) => v.name && v.price))!.name;
+  const example = group ? `"${group.name}=${value}"` : `"<group>=<value>"`;
+  const title = `Options: cart add --option ${example} takes these names (their ids: --json)`;
+  return [style.bold(table.wrapText(title, width)), ...lines].join("\n");
+}
+
+/**
+ * The menu's columns, most important last to go: the item, its price and the id `cart add` takes stay;
+ * the category (where an item sits, not what it is) goes first. Was and Deal are what a
+ * `--discounts-only` menu is about: there they stay, and availability goes before them; elsewhere they
+ * give way only once names are cut to their floor. Was, Deal and Available go whenever no row has one.
+ */
+function menuColumns(discountsOnly: boolean, oneCategory: boolean): Column[] {
+  const late = (rank: number) => ({ optional: rank, dropLate: true, dropEmpty: true });
+  return [
+    { title: "Item", kind: "text", min: 12 },
+    { title: "Price", kind: "value" },
+    { title: "Was", kind: "value", ...(discountsOnly ? { dropEmpty: true } : late(2)) },
+    { title: "Deal", kind: "value", ...(discountsOnly ? { dropEmpty: true } : late(3)) },
+    { title: "Available", kind: "value", ...late(discountsOnly ? 2 : 4) },
+    ...(oneCategory ? [] : [{ title: "Category", kind: "id", optional: 1, dropEmpty: true } as const]),
+    { title: "Id", kind: "id" },
+  ];
 }
 
 export const renderMenu: TableRenderer<VenueMenu> = (d, { style, table }) => {
@@ -337,28 +390,20 @@ export const renderMenu: TableRenderer<VenueMenu> = (d, { style, table }) => {
     );
     parts.push(pagingNote(page, "categories", table));
   } else {
+    // A menu of one category (the title names it) needs no Category column.
+    const oneCategory = !!d.category && d.items.every((i) => i.category === d.category);
     const rows = d.items.map((i) => [
       table.truncate(i.name, ITEM_NAME_MAX),
       priceCell(i),
       amount(i.original_price),
       i.discount?.label ?? null,
       availability(i),
-      i.category,
+      ...(oneCategory ? [] : [i.category]),
       i.id,
     ]);
-    const columns: Column[] = [
-      { title: "Item", kind: "text", min: 12 },
-      { title: "Price", kind: "value" },
-      // Was and Deal only explain the price: they give way before names are cut.
-      { title: "Was", kind: "value", optional: 2 },
-      { title: "Deal", kind: "value", optional: 1 },
-      { title: "Available", kind: "value" },
-      { title: "Category", kind: "id" },
-      { title: "Id", kind: "id" },
-    ];
-    parts.push(table.renderTable(columns, rows, style, title));
+    parts.push(table.renderTable(menuColumns(d.filters.discounts_only, oneCategory), rows, style, title));
     parts.push(pagingNote(d, "", table));
-    if (d.options_included) parts.push(optionsTable(d.items, style, table));
+    if (d.options_included) parts.push(optionLines(d.items, style, table));
   }
   return join(parts);
 };
@@ -383,5 +428,5 @@ const renderItem: TableRenderer<VenueItemDetail> = (d, { style, table }) => {
     "Option groups": d.options.length,
     URL: d.url,
   };
-  return join([table.renderRecord(record, style, d.name), optionsTable([d], style, table)]);
+  return join([table.renderRecord(record, style, d.name), optionLines([d], style, table)]);
 };

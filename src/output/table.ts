@@ -9,7 +9,8 @@
  * 1. drop columns whose every cell is empty, then columns marked optional (lowest rank, then rightmost
  *    first), only as long as the table is too wide;
  * 2. shrink free-text columns, widest first, down to their floor (cut with "…" by display width);
- * 3. still too wide: a record layout, one block of `Label  value` lines per row, blank line between.
+ * 3. still too wide: optional columns marked `dropLate` go (by rank), each time shrinking again;
+ * 4. still too wide: a record layout, one block of `Label  value` lines per row, blank line between.
  * Ids, slugs and URLs (kind "id") and values whose meaning dies when cut (kind "value": amounts, dates,
  * statuses, ranges) are never cut. Record values wrap at spaces; a token wider than the line goes whole
  * on a line of its own.
@@ -61,6 +62,11 @@ export interface ColumnSpec {
   min?: number;
   /** Left out at any width when every cell is empty or "-" (a Was/Deal column of a menu without deals). */
   dropEmpty?: boolean;
+  /**
+   * With `optional`: dropped only when cutting the free text down to its floors is not enough (before
+   * the record layout), rather than before any text is cut.
+   */
+  dropLate?: boolean;
 }
 
 /** A column: a spec, or a plain title (kind inferred from the title). */
@@ -84,6 +90,7 @@ interface Col {
   dropRank: number;
   min: number | undefined;
   dropEmpty: boolean;
+  dropLate: boolean;
 }
 
 function normalize(c: Column): Col {
@@ -95,7 +102,14 @@ function normalize(c: Column): Col {
     : typeof spec.optional === "number"
     ? Math.max(1, spec.optional)
     : 0;
-  return { title: spec.title, kind, dropRank: rank, min: spec.min, dropEmpty: spec.dropEmpty === true };
+  return {
+    title: spec.title,
+    kind,
+    dropRank: rank,
+    min: spec.min,
+    dropEmpty: spec.dropEmpty === true,
+    dropLate: spec.dropLate === true,
+  };
 }
 
 /** A cell as one line of terminal-safe text (whitespace collapsed, control characters visible). */
@@ -204,6 +218,51 @@ function recordEntry(
   return lines.map((l) => l.trimEnd()).join("\n");
 }
 
+/**
+ * `label` padded to `labelCol` cells, then `items` joined by ", " and wrapped to `width` under the
+ * first item (a hanging indent), breaking between items: an item wider than the room wraps at its
+ * spaces. Every line is indented by `indent` cells; all text is shown terminal-safe.
+ */
+export function labelledList(
+  label: string,
+  labelCol: number,
+  items: string[],
+  width: number | undefined,
+  indent = 0,
+): string {
+  const l = cellSafe(label);
+  const col = Math.max(labelCol, displayWidth(l));
+  const head = " ".repeat(indent) + pad(l, displayWidth(l), col) + SEP;
+  const parts = items.map(cellSafe);
+  if (width === undefined) return (head + parts.join(", ")).trimEnd();
+  const hang = " ".repeat(indent + col + GAP);
+  const room = Math.max(1, width - indent - col - GAP);
+  const lines: string[] = [];
+  let cur = "";
+  let curW = 0;
+  parts.forEach((part, k) => {
+    const text = k < parts.length - 1 ? `${part},` : part;
+    const w = displayWidth(text);
+    if (curW > 0 && curW + 1 + w <= room) {
+      cur += " " + text;
+      curW += 1 + w;
+      return;
+    }
+    if (curW > 0) lines.push(cur);
+    if (w <= room) {
+      cur = text;
+      curW = w;
+      return;
+    }
+    const pieces = wrapWords(text, room, room).map((p) => p.text);
+    cur = pieces.pop() ?? "";
+    curW = displayWidth(cur);
+    lines.push(...pieces);
+  });
+  if (curW > 0 || !lines.length) lines.push(cur);
+  return lines.map((line, k) => ((k === 0 ? head : hang) + line).trimEnd()).join("\n");
+}
+
 interface Measured {
   cols: Col[];
   texts: string[][];
@@ -261,27 +320,46 @@ export interface Fit {
 }
 
 function fit(m: Measured, maxWidth: number | undefined): Fit {
+  const hasRows = m.texts.length > 0;
   // 0. Columns that say nothing on any row, when asked to, go whatever the width.
-  const silent = (i: number) => m.cols[i].dropEmpty && m.empty[i] && m.texts.length > 0;
-  const kept = m.cols.map((_, i) => i).filter((i) => !silent(i));
+  const kept = m.cols.map((_, i) => i).filter((i) => !(m.cols[i].dropEmpty && m.empty[i] && hasRows));
   const all = kept.length ? kept : [0];
-  const widths = m.natural.slice();
-  if (!maxWidth || total(widths, all) <= maxWidth) return { shown: all, widths, records: false };
-  // 1. Drop all-empty columns, then optional ones, as long as the table is too wide.
-  const byRightmost = (a: number, b: number) => b - a;
+  if (!maxWidth || total(m.natural, all) <= maxWidth) {
+    return { shown: all, widths: m.natural.slice(), records: false };
+  }
+  // 1. Drop all-empty columns, then optional ones (not the late ones), as long as the table is too wide.
+  const byRank = (a: number, b: number) => m.cols[a].dropRank - m.cols[b].dropRank || b - a;
   const drops = [
-    ...all.filter((i) => m.empty[i] && m.texts.length > 0).sort(byRightmost),
-    ...all.filter((i) => m.cols[i].dropRank > 0 && !(m.empty[i] && m.texts.length > 0))
-      .sort((a, b) => m.cols[a].dropRank - m.cols[b].dropRank || b - a),
+    ...all.filter((i) => m.empty[i] && hasRows).sort((a, b) => b - a),
+    ...all.filter((i) => m.cols[i].dropRank > 0 && !m.cols[i].dropLate && !(m.empty[i] && hasRows))
+      .sort(byRank),
   ];
   const dropped = new Set<number>();
   for (const i of drops) {
     if (dropped.size === all.length - 1) break; // a table keeps at least one column
-    if (total(widths, all.filter((k) => !dropped.has(k))) <= maxWidth) break;
+    if (total(m.natural, all.filter((k) => !dropped.has(k))) <= maxWidth) break;
     dropped.add(i);
   }
-  const shown = all.filter((i) => !dropped.has(i));
+  let shown = all.filter((i) => !dropped.has(i));
   // 2. Shrink free text, widest first, down to the floors.
+  let { widths, excess } = shrink(m, shown, maxWidth);
+  // 3. Still too wide: the late optional columns go, by rank, as long as that is not enough.
+  for (const i of shown.filter((k) => m.cols[k].dropRank > 0 && m.cols[k].dropLate).sort(byRank)) {
+    if (excess <= 0 || shown.length === 1) break;
+    shown = shown.filter((k) => k !== i);
+    ({ widths, excess } = shrink(m, shown, maxWidth));
+  }
+  // 4. Below the floors: records.
+  if (excess > 0) {
+    const shownInRecords = all.filter((i) => !(m.empty[i] && hasRows));
+    return { shown: shownInRecords.length ? shownInRecords : all, widths, records: true };
+  }
+  return { shown, widths, records: false };
+}
+
+/** Natural widths with the free-text columns of `shown` cut, widest first, down to their floors. */
+function shrink(m: Measured, shown: number[], maxWidth: number): { widths: number[]; excess: number } {
+  const widths = m.natural.slice();
   const floors = widths.map((w, i) =>
     m.cols[i].kind === "text" ? Math.min(w, m.cols[i].min ?? Math.max(MIN_COLUMN, m.headWidths[i])) : w
   );
@@ -295,12 +373,7 @@ function fit(m: Measured, maxWidth: number | undefined): Fit {
     widths[widest]--;
     excess--;
   }
-  // 3. Below the floors: records.
-  if (excess > 0) {
-    const shownInRecords = all.filter((i) => !(m.empty[i] && m.texts.length > 0));
-    return { shown: shownInRecords.length ? shownInRecords : all, widths, records: true };
-  }
-  return { shown, widths, records: false };
+  return { widths, excess };
 }
 
 /** How `renderTable` would lay these out at `maxWidth` (for tests and callers that need to know). */
