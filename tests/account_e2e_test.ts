@@ -243,11 +243,24 @@ Deno.test("orders: paging through the newest 150 orders with next_page_token, al
     assert.deepEqual(rd.orders.map((o) => o.purchase_id), ["65c000000000000000000082"]);
     assert.equal(rd.page_count, 10);
 
-    // Table: rows, the active marker, the next-page hint; yaml spot check.
+    // Table: one line per order, the active marker where it fits, the next-page hint; yaml spot check.
     const table = await t.run(["profile", "orders", "--limit", "2"]);
-    assert.match(table.stdout, /^Purchase id\s+Received\s+Status\s+Venue\s+Total\s+Items/);
-    assert.match(table.stdout, /65c000000000000000000082\s+01\.11\.2026, 10:58\s+received \(active\)/);
+    assert.match(table.stdout, /^Received\s+Venue\s+Total\s+Status\s+Items\s+Purchase id$/m);
+    assert.match(
+      table.stdout,
+      /^01\.11\.2026, 10:58\s+Pasta Piccola\s+€58\.74\s+received \(active\)\s+1 x Tiramisu, 2 x Truffle tagliatelle\s+65c000000000000000000082$/m,
+    );
     assert.match(table.stdout, /^2 orders shown; next: --page-token 2026-/m);
+    // At 80 columns: still one line per order, the status word alone, the id whole.
+    const narrow = await t.run(["history", "--limit", "50"], { COLUMNS: "80" });
+    const lines = narrow.stdout.trimEnd().split("\n");
+    assert.equal(lines.length, 1 + 50 + 1, narrow.stdout);
+    assert.match(lines[0], /^Received\s+Venue\s+Total\s+Status\s+Purchase id$/);
+    assert.match(
+      lines[1],
+      /^01\.11\.2026, 10:58\s+Pasta Piccola\s+€58\.74\s+received\s+65c000000000000000000082$/,
+    );
+    assert.ok(lines.every((l) => l.length <= 80), narrow.stdout);
     const yaml = load((await t.run(["account", "orders", "--limit", "1", "--format", "yaml"])).stdout) as any;
     assert.equal(yaml.data.orders[0].purchase_id, "65c000000000000000000082");
 
@@ -1320,7 +1333,7 @@ Deno.test("orders: --status takes values beyond the seen ones (with a warning); 
     assert.deepEqual(dl.data.orders.map((o) => o.purchase_id), ["p3"]);
     assert.deepEqual(dl.warnings, [], "no warning for a seen value");
     assert.equal(table.code, 0, table.stderr);
-    assert.match(table.stdout, /^Purchase id/);
+    assert.match(table.stdout, /^Received\s.*\sPurchase id$/m);
     assert.match(table.stdout, /^1 of 4 orders \(status cancelled, this page\) shown$/m);
     assert.match(table.stderr, /Warning: --status "cancelled" is not one of the seen values/);
 

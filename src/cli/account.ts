@@ -7,7 +7,7 @@ import type { Runtime, TableRenderer } from "./runtime.ts";
 import { parseIntFlag } from "./options.ts";
 import { parsePaging } from "./paging.ts";
 import { venueTable } from "./discovery.ts";
-import type { Cell } from "../output/table.ts";
+import type { Cell, Column } from "../output/table.ts";
 import { PROFILE_PARTS, type ProfilePart, profileSummary } from "../services/profile.ts";
 import {
   listOrders,
@@ -96,26 +96,36 @@ export async function runProfileShow(rt: Runtime): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Orders
 
+/**
+ * One line per order, read left to right: when, where, how much, how it went; the items (free text)
+ * shrink, then give way, and the purchase id `history show` takes stays whole at the end. An order
+ * under way says "(active)" after its status where the line has room; at 80 columns the status word
+ * alone says it ("received", "acknowledged"), so the table stays one line per order.
+ */
 function ordersTable(d: OrderList, ui: Ui): string {
   const t = ui.table.truncate;
+  const columns: Column[] = [
+    { title: "Received", kind: "value" },
+    { title: "Venue", kind: "text", min: 10 },
+    { title: "Total", kind: "value" },
+    { title: "Status", kind: "value" },
+    { title: "Items", kind: "text", min: 16, optional: 1, dropLate: true },
+    { title: "Purchase id", kind: "id" },
+  ];
+  const rows = (marked: boolean) =>
+    d.orders.map((o) => [
+      o.received_at,
+      o.venue_name && t(o.venue_name, 24),
+      o.total,
+      marked && o.is_active ? `${o.status} (active)` : o.status,
+      o.items && t(o.items, 40),
+      o.purchase_id,
+    ]);
+  const marked = rows(true);
   const body = d.orders.length
     ? ui.table.renderTable(
-      [
-        { title: "Purchase id", kind: "id" },
-        { title: "Received", kind: "value" },
-        { title: "Status", kind: "value" },
-        { title: "Venue", kind: "text", min: 12 },
-        { title: "Total", kind: "value" },
-        { title: "Items", kind: "text", min: 16 },
-      ],
-      d.orders.map((o) => [
-        o.purchase_id,
-        o.received_at,
-        o.is_active ? `${o.status} (active)` : o.status,
-        o.venue_name && t(o.venue_name, 24),
-        o.total,
-        o.items && t(o.items, 40),
-      ]),
+      columns,
+      ui.table.fitColumns(columns, marked, ui.table.lineWidth()).records ? rows(false) : marked,
       ui.style,
     )
     : d.status_filter
