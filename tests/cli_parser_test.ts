@@ -151,14 +151,27 @@ Deno.test("help fits 80 columns: no line wider, descriptions start by column 45"
   }
 });
 
-Deno.test("top-level help lists every visible subcommand of each group", () => {
-  const text = renderHelp([ROOT], 80);
+Deno.test("top-level help: one row per command naming its visible subcommands; global flags in one paragraph", () => {
+  const width = 80;
+  const text = renderHelp([ROOT], width);
   for (const c of ROOT.commands!.filter((c) => !c.hidden)) {
-    assert.match(text, new RegExp(`^  ${c.name}\\b`, "m"), c.name);
-    for (const s of (c.commands ?? []).filter((s) => !s.hidden)) {
-      assert.match(text, new RegExp(`^    ${c.name} ${s.name}\\b`, "m"), `${c.name} ${s.name}`);
+    // The command's row, with its continuation lines (indented past the term column).
+    const row = text.match(new RegExp(`^  ${c.name} {2,}.*(?:\\n {4,}\\S.*)*`, "m"))?.[0];
+    assert.ok(row, c.name);
+    const subs = (c.commands ?? []).filter((s) => !s.hidden).map((s) => s.name);
+    const named = row.replace(/\s+/g, " ").match(/ — ([^—]*)$/)?.[1];
+    if (subs.length) assert.equal(named, subs.join(", "), `${c.name}'s subcommands`);
+    else assert.equal(named, undefined, `${c.name} has none`);
+    for (const s of subs) {
+      assert.doesNotMatch(text, new RegExp(`^ +${c.name} ${s}\\b`, "m"), "no row of its own");
     }
   }
+  assert.match(
+    text,
+    /^Global flags \(every command's help says what they do\):\n {2}--format <format>, --json,/m,
+  );
+  assert.match(text, / --profile <name>,/, "a flag and its value stay on one line");
+  assert.ok(text.split("\n").length <= 72, `${text.split("\n").length} lines at ${width} columns`);
   const menu = renderHelp([ROOT, ROOT.commands!.find((c) => c.name === "venue")!], 80);
   assert.match(menu, /^Examples:\n {2}svc venue kallio-burger$/m);
 });

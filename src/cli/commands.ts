@@ -455,7 +455,7 @@ const venue: Cmd = {
   name: "venue",
   args: "<venue>",
   help: "venue details (slug, 24-hex id or venue URL)",
-  section: "Venues",
+  section: "Discover",
   location: true,
   auth: true,
   flags: [{

@@ -1,6 +1,8 @@
 /**
  * Help text, rendered from the command tree: usage, subcommands, flags (the command's own first,
- * then location/credentials, then global), examples. Fits the terminal (COLUMNS, else its width,
+ * then location/credentials, then global), examples. The overview (`svc help`) is one row per command
+ * by section, each naming its subcommands, and the global flags in one paragraph: about 70 lines at
+ * 80 columns (each command's own help has the details). Fits the terminal (COLUMNS, else its width,
  * else 80; at most 100): terms take at most a third of the line (descriptions start by column 36 at
  * 80 columns), longer terms put their description on the next line, and descriptions wrap.
  */
@@ -49,6 +51,21 @@ export function wrap(text: string, width: number): string[] {
     }
     out.push(line);
   }
+  return out;
+}
+
+/** `items` joined by ", ", wrapped between items (never inside one, so `--profile <name>` stays whole). */
+function listLines(items: string[], width: number): string[] {
+  const out: string[] = [];
+  let line = "";
+  items.forEach((item, i) => {
+    const text = i < items.length - 1 ? `${item},` : item;
+    if (line && line.length + 1 + text.length > width) {
+      out.push(line);
+      line = text;
+    } else line = line ? `${line} ${text}` : text;
+  });
+  if (line) out.push(line);
   return out;
 }
 
@@ -136,10 +153,11 @@ export function renderHelp(path: Cmd[], width = helpWidth()): string {
   const sections: { title: string; rows: Row[] }[] = [];
   if (root) {
     const bySection = new Map<string, Row[]>();
+    // One row per command, its subcommands named after its description (their own help has the rest).
     for (const c of visible(cmd)) {
       const rows = bySection.get(c.section ?? "Commands") ?? [];
-      rows.push({ term: c.name, text: c.help });
-      for (const sub of visible(c)) rows.push({ term: `${c.name} ${sub.name}`, text: sub.help, depth: 1 });
+      const subs = visible(c).map((sub) => sub.name);
+      rows.push({ term: c.name, text: subs.length ? `${c.help} — ${subs.join(", ")}` : c.help });
       bySection.set(c.section ?? "Commands", rows);
     }
     for (const [title, rows] of bySection) sections.push({ title, rows });
@@ -158,17 +176,23 @@ export function renderHelp(path: Cmd[], width = helpWidth()): string {
     sections.push({ title: "Flags", rows: flagRows(own) });
     sections.push({ title: "Location and credentials", rows: flagRows(context) });
   }
-  sections.push({
-    title: "Global flags",
-    rows: [
-      ...flagRows(global),
-      { term: "-h, --help", text: "show this help" },
-      ...(root ? [{ term: "-V, --version", text: "print the version" }] : []),
-    ],
-  });
+  // The overview names the global flags in one paragraph; every command's help explains them.
+  if (!root) {
+    sections.push({
+      title: "Global flags",
+      rows: [...flagRows(global), { term: "-h, --help", text: "show this help" }],
+    });
+  }
   const all = sections.filter((s) => s.rows.length);
   const termWidth = termColumn(all.flatMap((s) => s.rows), width);
   for (const s of all) section(s.title, columns(s.rows, width, termWidth));
+  if (root) {
+    const terms = [...global.map(flagTerm), "-h/--help", "-V/--version"];
+    section(
+      "Global flags (every command's help says what they do)",
+      listLines(terms, width - INDENT).map((l) => " ".repeat(INDENT) + l),
+    );
+  }
   if (cmd.examples?.length) {
     // "command  what it does" examples (the overview's common flows) render as two columns.
     const described = cmd.examples.every((e) => / {2,}/.test(e));
