@@ -425,7 +425,8 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
       async () => {
         const none = await h.call("svc_stats_summary");
         assert.equal(errorMeta(none).code, "SVC_STATS_ENV_ERROR");
-        assert.match(String(errorMeta(none).details.hint), /svc stats sync/);
+        // A command no tool does keeps the server's scope: this server runs on the sandbox.
+        assert.match(String(errorMeta(none).details.hint), /`svc --sandbox stats sync`/);
         // The CLI's own checks (one shared function): a date that is not on the calendar, a bad currency.
         for (
           const [name, args, message] of [

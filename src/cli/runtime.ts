@@ -29,16 +29,20 @@ import {
   parseLocation,
 } from "./options.ts";
 import { claimOutput, setInterruptView } from "./interrupt.ts";
+import { type RunScope, scopeCommands, svcCommand } from "../output/hints.ts";
 import { writeStderrLine, writeStdout } from "../output/stdout.ts";
 import { renderError, writeEnvelope } from "./render.ts";
 import { privacyWarnings } from "../config/privacy.ts";
 import type { ServiceContext, WarningKind } from "../services/context.ts";
 import type { ResolvedLocation } from "../services/location.ts";
 
-/** Renders `data` for people; loaded table helpers are passed in. */
+/**
+ * Renders `data` for people; loaded table helpers are passed in, and `cmd` for every command line the
+ * table suggests (it keeps the run's `--sandbox` and `--profile`: see output/hints.ts).
+ */
 export type TableRenderer<T> = (
   data: T,
-  ui: { style: Style; table: typeof import("../output/table.ts") },
+  ui: { style: Style; table: typeof import("../output/table.ts"); cmd: (words: string) => string },
 ) => string;
 
 interface SandboxHandle {
@@ -130,8 +134,15 @@ export class Runtime {
   private lateWarn(message: string): void {
     if (!this.reported) this.warn(message);
     else {writeStderrLine(
-        this.style().yellow(`Warning: ${lineSafe(redactValues(message, this.secretForms()))}`),
+        this.style().yellow(
+          `Warning: ${lineSafe(redactValues(scopeCommands(message, this.scope()), this.secretForms()))}`,
+        ),
       );}
+  }
+
+  /** What a command this run suggests must repeat: `--sandbox`, a named `--profile`. */
+  scope(): RunScope {
+    return { sandbox: this.globals.sandbox, profile: this.globals.profile };
   }
 
   /** The upstream hosts of this run: the in-process sandbox's, else the real ones (or SVC_*_URL overrides). */
@@ -307,7 +318,8 @@ export class Runtime {
     this.reported = true;
     const { format } = this.globals;
     const forms = this.secretForms();
-    const warnings = this.warnings.map((w) => redactValues(w, forms));
+    const scope = this.scope();
+    const warnings = this.warnings.map((w) => redactValues(scopeCommands(w, scope), forms));
     if (format !== "table") {
       const env: Envelope<T> = {
         meta: makeMeta(this.globals.profile, this.globals.locale),
@@ -320,11 +332,12 @@ export class Runtime {
     const style = this.style();
     const tableMod = await import("../output/table.ts");
     // Renderers see terminal-safe strings; our own styling is applied after.
-    const text = table(sanitizeDeep(data), { style, table: tableMod });
+    const cmd = (words: string) => svcCommand(words, scope);
+    const text = table(sanitizeDeep(data), { style, table: tableMod, cmd });
     await claimOutput();
     if (text) writeStdout(text + "\n");
     for (const w of this.shownWarnings()) {
-      console.error(style.yellow(`Warning: ${lineSafe(redactValues(w, forms))}`));
+      console.error(style.yellow(`Warning: ${lineSafe(redactValues(scopeCommands(w, scope), forms))}`));
     }
   }
 
@@ -352,6 +365,7 @@ export class Runtime {
       warnings: (this.globals.format === "table" ? this.shownWarnings() : this.warnings)
         .map((w) => redactValues(w, forms)),
       color: this.globals.color,
+      sandbox: this.globals.sandbox,
     });
     return err.exitCode;
   }
