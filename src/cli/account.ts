@@ -6,7 +6,7 @@ import type { Money } from "../core/money.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import { parseIntFlag } from "./options.ts";
 import { parsePaging } from "./paging.ts";
-import { venueTable } from "./discovery.ts";
+import { legendLine, venueTable } from "./discovery.ts";
 import type { Cell } from "../output/table.ts";
 import { PROFILE_PARTS, type ProfilePart, profileSummary } from "../services/profile.ts";
 import {
@@ -365,7 +365,8 @@ export async function runFavorites(rt: Runtime): Promise<void> {
   await rt.emit(
     data,
     (d: FavoritesResult, ui) =>
-      venueTable(d.venues, "auto", ui) + "\n" + ui.table.wrapText(ui.table.shownFooter(d, "favorites")),
+      venueTable(d.venues, "auto", ui) + "\n" + ui.table.wrapText(ui.table.shownFooter(d, "favorites")) +
+      legendLine(d.venues, ui),
   );
 }
 
