@@ -8,6 +8,8 @@ import { parseIntFlag } from "./options.ts";
 import { parsePaging } from "./paging.ts";
 import { legendLine, venueTable } from "./discovery.ts";
 import type { Cell } from "../output/table.ts";
+import { tableTime } from "../output/format.ts";
+import { recordCells } from "../output/labels.ts";
 import { PROFILE_PARTS, type ProfilePart, profileSummary } from "../services/profile.ts";
 import {
   listOrders,
@@ -51,11 +53,7 @@ const moneyCell = (m: Money | null | undefined): Cell =>
 
 function record(title: string): TableRenderer<object> {
   return (data, ui) =>
-    ui.table.renderRecord(
-      Object.fromEntries(Object.entries(data).map(([k, v]) => [k, ui.table.inlineValue(v)])),
-      ui.style,
-      title,
-    );
+    ui.table.renderRecord(recordCells(data, (v) => ui.table.inlineValue(v)), ui.style, title);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -110,7 +108,8 @@ function ordersTable(d: OrderList, ui: Ui): string {
       ],
       d.orders.map((o) => [
         o.purchase_id,
-        o.received_at,
+        // One date format in tables: the payment time (ISO) in local time; upstream's text without it.
+        tableTime(o.payment_time) ?? o.received_at,
         o.is_active ? `${o.status} (active)` : o.status,
         o.venue_name && t(o.venue_name, 24),
         o.total,
@@ -151,8 +150,8 @@ function orderTable(d: OrderDetail, ui: Ui): string {
       order_number: d.order_number,
       status: d.status,
       venue: d.venue.name,
-      created: d.creation_time,
-      delivered: d.delivery_time,
+      created: tableTime(d.creation_time, { zone: true }),
+      delivered: tableTime(d.delivery_time, { zone: true }),
       method: d.delivery_method,
       delivery_to: d.delivery_location
         ? [d.delivery_location.street, d.delivery_location.city].filter(Boolean).join(", ")
@@ -173,7 +172,8 @@ function orderTable(d: OrderDetail, ui: Ui): string {
       i.count,
       i.name,
       i.options.flatMap((op) => op.values.map((v) => `${op.name ?? "?"}: ${v.name ?? "?"}`)).join("; "),
-      moneyCell(i.unit_price),
+      // With its options: Qty × Unit = Total.
+      moneyCell(i.unit_price_with_options),
       moneyCell(i.total),
     ]),
     ui.style,
@@ -281,7 +281,7 @@ const writeTable: TableRenderer<Awaited<ReturnType<typeof writeAddress>>> = (d, 
   "\n" +
   ui.table.wrapText(
     (d.previous_version ? `replaces ${d.previous_version}\n` : "") +
-      `svc_address_id: ${d.svc_address_id ?? "none"}`,
+      `Selected address (svc's location): ${d.svc_address_id ?? "none"}`,
   );
 
 export async function runAddressAdd(rt: Runtime): Promise<void> {

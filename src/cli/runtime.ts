@@ -55,6 +55,8 @@ export class Runtime {
   readonly warnings: string[] = [];
   /** Warnings about upstream shapes (kind "drift"): in JSON/YAML always, on a table's stderr with --verbose. */
   private readonly drift = new Set<string>();
+  /** Warnings the result's table says itself (kind "in_table"): in JSON/YAML only. */
+  private readonly inTable = new Set<string>();
   readonly paths: Paths;
   /**
    * Set by commands that may legitimately run for minutes (`stats` syncing a long history, servers):
@@ -153,6 +155,7 @@ export class Runtime {
   warn(message: string, kind?: WarningKind): void {
     if (!this.warnings.includes(message)) this.warnings.push(message);
     if (kind === "drift") this.drift.add(message);
+    if (kind === "in_table") this.inTable.add(message);
   }
 
   /** An informational line (not a warning): on stderr with --verbose only, never in the envelope. */
@@ -160,9 +163,9 @@ export class Runtime {
     if (this.globals.verbose) writeStderrLine(`Note: ${lineSafe(redactValues(message, this.secretForms()))}`);
   }
 
-  /** The warnings a table run prints on stderr: drift ones only with --verbose. */
+  /** The warnings a table run prints on stderr: drift ones only with --verbose; none its table says. */
   private shownWarnings(): string[] {
-    return this.globals.verbose ? this.warnings : this.warnings.filter((w) => !this.drift.has(w));
+    return this.warnings.filter((w) => !this.inTable.has(w) && (this.globals.verbose || !this.drift.has(w)));
   }
 
   trace(line: string): void {
