@@ -36,6 +36,11 @@ Deno.test("scopeCommands: each `svc …` in backticks gets --sandbox and a named
   ) {
     assert.equal(scopeCommands(`\`${local}\``, sandbox), `\`${local}\``);
   }
+  // The sandbox's own commands act on the run's profile.
+  assert.equal(
+    scopeCommands("run `svc login` or `svc sandbox reset`", { sandbox: true, profile: "work" }),
+    "run `svc --profile work sandbox login` or `svc --profile work sandbox reset`",
+  );
   // A command that already names the flag is not given it twice.
   assert.equal(scopeCommands("`svc --sandbox doctor`", sandbox), "`svc --sandbox doctor`");
   assert.equal(

@@ -16,8 +16,10 @@ export interface RunScope {
 
 const DEFAULT_PROFILE = "default";
 
-/** Commands that never take the run's scope: local ones, and the sandbox's own (they are the sandbox). */
-const UNSCOPED = /^(?:help|version|completions|sandbox|capture)\b/;
+/** Commands that never take the run's scope (local ones). */
+const UNSCOPED = /^(?:help|version|completions|capture)\b/;
+/** The sandbox's own commands: they are the sandbox (no `--sandbox`), but act on a profile. */
+const SANDBOX_OWN = /^sandbox\b/;
 
 /** A word as a shell reads it: bare when safe, else in single quotes. */
 export function shellWord(word: string): string {
@@ -38,10 +40,10 @@ function scoped(rest: string, scope: RunScope): string {
   const words = rest.trim();
   if (!words || UNSCOPED.test(words) || /(?:^|\s)(?:--help|-h)(?:\s|$)/.test(words)) return words;
   // In the sandbox, signing in again is its own command (it keeps the sandbox's state).
-  if (scope.sandbox && words === "login") return "sandbox login";
+  if (scope.sandbox && words === "login") return scoped("sandbox login", scope);
   const has = (flag: string) => new RegExp(`(?:^|\\s)${flag}(?:[\\s=]|$)`).test(words);
   const add = [
-    ...(scope.sandbox && !has("--sandbox") ? ["--sandbox"] : []),
+    ...(scope.sandbox && !has("--sandbox") && !SANDBOX_OWN.test(words) ? ["--sandbox"] : []),
     ...(scope.profile && scope.profile !== DEFAULT_PROFILE && !has("--profile")
       ? ["--profile", shellWord(scope.profile)]
       : []),
