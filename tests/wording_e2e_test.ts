@@ -53,7 +53,7 @@ Deno.test("warnings name the flag given: --promotions-only is not --enrich", asy
     assert.equal(promo.code, 0, promo.stderr);
     const said = promo.json().warnings;
     assert.ok(
-      said.some((w) => /^--promotions-only looked for promotions at the first 30 of \d+ venues/.test(w)),
+      said.some((w) => /^--promotions-only checked the first 30 of \d+ venues \(its limit per run\)/.test(w)),
     );
     assert.ok(said.every((w) => !w.includes("--enrich")), said.join("\n"));
     const enrich = await t.run(["venues", "--enrich", ...AT, "--json"]);

@@ -297,8 +297,8 @@ async function enrichRows(
       flag === "--enrich"
         ? `--enrich read the first ${targets.length} of ${rows.length} venues (its limit per run); ` +
           `the other ${rest} are shown without their promotions`
-        : `--promotions-only looked for promotions at the first ${targets.length} of ${rows.length} venues ` +
-          `(its limit per run); the other ${rest} were not checked`,
+        : `--promotions-only checked the first ${targets.length} of ${rows.length} venues (its limit per run); ` +
+          `the other ${rest} were not checked`,
     );
   }
   const deadline = Date.now() + ENRICH_BUDGET.totalMs;
