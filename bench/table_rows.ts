@@ -25,7 +25,9 @@ const data: VenueMenu = { ...source, items, total: rows, count: rows };
 
 if (mode === "table") {
   const table = await import("../src/output/table.ts");
-  console.log(renderMenu(sanitizeDeep(data), { style: makeStyle(false), table }));
+  console.log(
+    renderMenu(sanitizeDeep(data), { style: makeStyle(false), table, cmd: (w: string) => `svc ${w}` }),
+  );
 } else if (mode === "json") {
   console.log(JSON.stringify({ meta: makeMeta("default", "en-FI"), data, warnings: [] }, null, 2));
 } else if (mode !== "none") {

@@ -244,21 +244,22 @@ Deno.test("orders: paging through the newest 150 orders with next_page_token, al
     assert.equal(rd.page_count, 10);
 
     // Table: one line per order, the active marker where it fits, the next-page hint; yaml spot check.
-    const table = await t.run(["profile", "orders", "--limit", "2"]);
+    // The payment time in the one table format (local time; UTC here).
+    const table = await t.run(["profile", "orders", "--limit", "2"], { TZ: "UTC" });
     assert.match(table.stdout, /^Received\s+Venue\s+Total\s+Status\s+Items\s+Purchase id$/m);
     assert.match(
       table.stdout,
-      /^01\.11\.2026, 10:58\s+Pasta Piccola\s+€58\.74\s+received \(active\)\s+1 x Tiramisu, 2 x Truffle tagliatelle\s+65c000000000000000000082$/m,
+      /^2026-11-01 10:58\s+Pasta Piccola\s+€58\.74\s+received \(active\)\s+1 x Tiramisu, 2 x Truffle tagliatelle\s+65c000000000000000000082$/m,
     );
     assert.match(table.stdout, /^2 orders shown; next: --page-token 2026-/m);
     // At 80 columns: still one line per order, the status word alone, the id whole.
-    const narrow = await t.run(["history", "--limit", "50"], { COLUMNS: "80" });
+    const narrow = await t.run(["history", "--limit", "50"], { COLUMNS: "80", TZ: "UTC" });
     const lines = narrow.stdout.trimEnd().split("\n");
     assert.equal(lines.length, 1 + 50 + 1, narrow.stdout);
     assert.match(lines[0], /^Received\s+Venue\s+Total\s+Status\s+Purchase id$/);
     assert.match(
       lines[1],
-      /^01\.11\.2026, 10:58\s+Pasta Piccola\s+€58\.74\s+received\s+65c000000000000000000082$/,
+      /^2026-11-01 10:58\s+Pasta Piccola\s+€58\.74\s+received\s+65c000000000000000000082$/,
     );
     assert.ok(lines.every((l) => l.length <= 80), narrow.stdout);
     const yaml = load((await t.run(["account", "orders", "--limit", "1", "--format", "yaml"])).stdout) as any;

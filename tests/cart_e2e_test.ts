@@ -758,9 +758,12 @@ Deno.test("cart UX guards: two lines of one item, --venue-id by slug, idempotent
     r = await t.run(["checkout", ...AT, "--tip", "2.50", "--format", "json"]);
     assert.equal(r.code, 2);
     assert.match(r.json().error?.message ?? "", /minor units/);
-    // Checkout notes (e.g. an unknown promo code) are warnings too.
+    // Checkout notes (e.g. an unknown promo code) are warnings too in JSON; a table says them once, as notes.
     r = await t.run(["checkout", ...AT, "--promo-code", "NOPE", "--format", "json"]);
     assert.equal(r.code, 0, r.stdout);
     assert.ok(r.json().warnings.some((w) => w.startsWith("checkout:")), JSON.stringify(r.json().warnings));
+    r = await t.run(["checkout", ...AT, "--promo-code", "NOPE"]);
+    assert.match(r.stdout, /^Note: .*NOPE/m);
+    assert.doesNotMatch(r.stderr, /NOPE/);
   });
 });

@@ -114,9 +114,14 @@ Deno.test("feed: sections with kind, one upstream call, query filter, empty sect
     const table = await t.run(["feed", ...AT]);
     const allBlock = table.stdout.trimEnd().split("\n\n").find((b) => b.startsWith("All venues near you"))!;
     assert.match(table.stdout, /\nNear 60\.1699, 24\.9384 \(--lat\/--lon\)\n$/, "the location is named");
-    const rowsOf = (block: string) => block.split("\n").filter((l) => !l.startsWith("Near "));
+    const rowsOf = (block: string) =>
+      block.split("\n").filter((l) => !l.startsWith("Near ") && !l.startsWith("Badges: "));
     assert.equal(rowsOf(allBlock).length, 1 + 1 + 6 + 1, "title, header, 6 rows (default), more-line");
-    assert.match(allBlock, /… \d+ more/);
+    // The more-line says how to see the rest: --per-section with the section's count.
+    assert.match(
+      allBlock,
+      new RegExp(`… ${all.count - 6} more \\(--per-section ${all.count} shows them all\\)`),
+    );
     const perTwo = await t.run(["feed", ...AT, "--per-section", "2"]);
     const block2 = perTwo.stdout.trimEnd().split("\n\n").find((b) => b.startsWith("All venues near you"))!;
     assert.equal(rowsOf(block2).length, 1 + 1 + 2 + 1, "title, header, 2 rows, more-line");

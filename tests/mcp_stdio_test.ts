@@ -80,6 +80,11 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
       assert.equal(typeof orders.next_page_token, "string");
       const order = await ok("svc_order_get", { purchase_id: orders.orders[0].purchase_id });
       assert.equal(order.purchase_id, orders.orders[0].purchase_id);
+      // Each line's unit price with its options: count × unit = the line's total.
+      assert.ok(order.items.some((i: Structured) => i.options.length), "an order line with options");
+      for (const i of order.items) {
+        assert.equal(i.count * i.unit_price_with_options.amount, i.total.amount, i.name);
+      }
       const addresses = await ok("svc_addresses_list");
       assert.ok(addresses.addresses.length >= 1);
       const payments = await ok("svc_payments_list");
@@ -152,7 +157,19 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
         assert.equal(dry.basket_id, null, "no basket yet");
         assert.equal(dry.lines.length, 1);
         assert.equal(dry.lines[0].line_total.amount, 1390 + 300 + 390);
+        // The unit price with options, named the same on the item and the basket lines (unit_price: the item alone).
+        assert.equal(dry.item.unit_price.amount, 1390);
+        assert.equal(dry.item.unit_price_with_options.amount, 1390 + 300 + 390);
+        assert.equal(dry.lines[0].unit_price_with_options.amount, 1390 + 300 + 390);
         assert.deepEqual(await writes(seq), [], "a dry run posts nothing");
+        const said = await h.call("svc_cart_add", {
+          venue: PP,
+          item: CARBONARA,
+          count: 2,
+          options: [{ group: "size", value: "LARGE" }, { group: "Extra toppings", value: "burrata" }],
+          dry_run: true,
+        });
+        assert.match(textOf(said), /would add 2 × Carbonara \(€20\.80 each with options\)/);
         assert.equal((await ok("svc_cart_count")).count, 0);
 
         seq = await lastSeq();
@@ -166,6 +183,7 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
         assert.equal((await writes(seq)).length, 1);
         const cart = await ok("svc_cart_get", { details: true });
         assert.equal(cart.basket.lines[0].id, CARBONARA);
+        assert.equal(cart.basket.lines[0].unit_price_with_options.amount, 1390 + 300 + 390);
         assert.equal(cart.basket.total.amount, 1390 + 300 + 390);
         assert.equal((await ok("svc_cart_count")).count, 1);
       },
@@ -425,7 +443,8 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
       async () => {
         const none = await h.call("svc_stats_summary");
         assert.equal(errorMeta(none).code, "SVC_STATS_ENV_ERROR");
-        assert.match(String(errorMeta(none).details.hint), /svc stats sync/);
+        // A command no tool does keeps the server's scope: this server runs on the sandbox.
+        assert.match(String(errorMeta(none).details.hint), /`svc --sandbox stats sync`/);
         // The CLI's own checks (one shared function): a date that is not on the calendar, a bad currency.
         for (
           const [name, args, message] of [

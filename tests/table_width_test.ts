@@ -263,7 +263,7 @@ Deno.test("every table command fits 80 and 120 columns with ids whole; records o
         ),
       /^Field\s+Value$/m,
     );
-    assert.match(added[80], /^Line id\s+\S+$/m);
+    assert.match(added[80], /^Item id\s+\S+$/m);
     await checkEach(
       t,
       "cart add (second venue)",

@@ -6,8 +6,10 @@ import type { Money } from "../core/money.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import { parseIntFlag } from "./options.ts";
 import { parsePaging } from "./paging.ts";
-import { venueTable } from "./discovery.ts";
+import { legendLine, venueTable } from "./discovery.ts";
 import type { Cell, Column } from "../output/table.ts";
+import { tableTime } from "../output/format.ts";
+import { recordCells } from "../output/labels.ts";
 import { PROFILE_PARTS, type ProfilePart, profileSummary } from "../services/profile.ts";
 import {
   listOrders,
@@ -51,11 +53,7 @@ const moneyCell = (m: Money | null | undefined): Cell =>
 
 function record(title: string): TableRenderer<object> {
   return (data, ui) =>
-    ui.table.renderRecord(
-      Object.fromEntries(Object.entries(data).map(([k, v]) => [k, ui.table.inlineValue(v)])),
-      ui.style,
-      title,
-    );
+    ui.table.renderRecord(recordCells(data, (v) => ui.table.inlineValue(v)), ui.style, title);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -114,7 +112,8 @@ function ordersTable(d: OrderList, ui: Ui): string {
   ];
   const rows = (marked: boolean) =>
     d.orders.map((o) => [
-      o.received_at,
+      // One date format in tables: the payment time (ISO) in local time; upstream's text without it.
+      tableTime(o.payment_time) ?? o.received_at,
       o.venue_name && t(o.venue_name, 24),
       o.total,
       marked && o.is_active ? `${o.status} (active)` : o.status,
@@ -161,8 +160,8 @@ function orderTable(d: OrderDetail, ui: Ui): string {
       order_number: d.order_number,
       status: d.status,
       venue: d.venue.name,
-      created: d.creation_time,
-      delivered: d.delivery_time,
+      created: tableTime(d.creation_time, { zone: true }),
+      delivered: tableTime(d.delivery_time, { zone: true }),
       method: d.delivery_method,
       delivery_to: d.delivery_location
         ? [d.delivery_location.street, d.delivery_location.city].filter(Boolean).join(", ")
@@ -183,7 +182,8 @@ function orderTable(d: OrderDetail, ui: Ui): string {
       i.count,
       i.name,
       i.options.flatMap((op) => op.values.map((v) => `${op.name ?? "?"}: ${v.name ?? "?"}`)).join("; "),
-      moneyCell(i.unit_price),
+      // With its options: Qty × Unit = Total.
+      moneyCell(i.unit_price_with_options),
       moneyCell(i.total),
     ]),
     ui.style,
@@ -291,7 +291,7 @@ const writeTable: TableRenderer<Awaited<ReturnType<typeof writeAddress>>> = (d, 
   "\n" +
   ui.table.wrapText(
     (d.previous_version ? `replaces ${d.previous_version}\n` : "") +
-      `svc_address_id: ${d.svc_address_id ?? "none"}`,
+      `Selected address (svc's location): ${d.svc_address_id ?? "none"}`,
   );
 
 export async function runAddressAdd(rt: Runtime): Promise<void> {
@@ -375,7 +375,8 @@ export async function runFavorites(rt: Runtime): Promise<void> {
   await rt.emit(
     data,
     (d: FavoritesResult, ui) =>
-      venueTable(d.venues, "auto", ui) + "\n" + ui.table.wrapText(ui.table.shownFooter(d, "favorites")),
+      venueTable(d.venues, "auto", ui) + "\n" + ui.table.wrapText(ui.table.shownFooter(d, "favorites")) +
+      legendLine(d.venues, ui),
   );
 }
 

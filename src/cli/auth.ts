@@ -3,15 +3,10 @@
 import { configureProfile, loginWithTokens, logoutProfile } from "../auth/profile_store.ts";
 import { authStatus, type StatusResult } from "../services/account.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
+import { recordCells } from "../output/labels.ts";
 
 const record = <T extends object>(title: string): TableRenderer<T> => (data, ui) =>
-  ui.table.renderRecord(
-    Object.fromEntries(
-      Object.entries(data).map(([k, v]) => [k, ui.table.inlineValue(v)]),
-    ),
-    ui.style,
-    title,
-  );
+  ui.table.renderRecord(recordCells(data, (v) => ui.table.inlineValue(v)), ui.style, title);
 
 export async function runStatus(rt: Runtime): Promise<void> {
   const data: StatusResult = await authStatus(

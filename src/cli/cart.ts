@@ -1,7 +1,7 @@
 /** Basket and checkout-preview commands (both layouts). */
 
 import { SvcError } from "../core/errors.ts";
-import { formatMinor } from "../core/money.ts";
+import { formatMinor, type Money } from "../core/money.ts";
 import { basketVenueKey, isUrl, parseItemRef } from "../core/refs.ts";
 import { type CartState, cartState } from "../services/cart_state.ts";
 import { clearArgs, removeArgs } from "../services/cart_set.ts";
@@ -13,6 +13,12 @@ import { parseIntFlag, parseMinorFlag } from "./options.ts";
 import { invalidChoice } from "../core/suggest.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
+
+/** Money as a cell: its formatted text (€0.00 too), else the minor units; null when unknown. */
+function moneyText(m: Money | null | undefined): string | null {
+  if (!m) return null;
+  return m.formatted ?? `${m.amount}${m.currency ? ` ${m.currency}` : ""} (minor units)`;
+}
 
 function cartTable(d: CartState, ui: Ui, details: boolean): string {
   if (!d.basket) return d.basket_count ? "(no basket for that venue)" : "(the basket is empty)";
@@ -29,19 +35,22 @@ function cartTable(d: CartState, ui: Ui, details: boolean): string {
       n + 1,
       ui.table.truncate(l.name ?? l.id, 42),
       l.count,
+      moneyText(l.unit_price_with_options),
       l.price === null ? null : (formatMinor(l.price, b.venue.currency) ?? l.price),
       l.id,
       details ? ui.table.truncate(opts.join(", "), 60) : opts.length,
     ];
   });
   const title = `${b.venue.name ?? b.venue.id} — ${ui.table.plural(b.total_items, "item")}, total ${
-    b.total?.formatted ?? b.total?.amount ?? "-"
+    moneyText(b.total) ?? "-"
   }`;
   const table = ui.table.renderTable(
     [
       { title: "Line", kind: "value" },
       { title: "Item", kind: "text", min: 16 },
       { title: "Count", kind: "value" },
+      // What one unit costs with its options (count × each = total); the first to go when space is short.
+      { title: "Each", kind: "value", optional: true },
       { title: "Line total", kind: "value" },
       { title: "Item id", kind: "id" },
       details ? { title: "Options", kind: "text" } : { title: "Options (n)", kind: "value" },
@@ -95,11 +104,20 @@ export async function runRemove(rt: Runtime, item: string): Promise<void> {
     venueId,
     line,
   });
-  await rt.emit(
-    data,
-    (d, ui) =>
-      ui.table.renderRecord({ ...d, total: d.total?.formatted ?? d.total?.amount }, ui.style, "Removed"),
-  );
+  await rt.emit(data, (d, ui) =>
+    ui.table.renderRecord(
+      {
+        "Item id": d.line_id,
+        "Removed": d.removed_count,
+        "Venue id": d.venue_id,
+        ...(d.mutation === "clear" ? { "Basket": "deleted (nothing left in it)" } : {}),
+        "Items left": d.total_items,
+        "Basket total": moneyText(d.total),
+        "Items in all baskets": d.all_baskets_count,
+      },
+      ui.style,
+      "Removed",
+    ));
 }
 
 export async function runAdd(rt: Runtime, first: string, second?: string): Promise<void> {
@@ -129,15 +147,16 @@ export async function runAdd(rt: Runtime, first: string, second?: string): Promi
   await rt.emit(data, (d, ui) =>
     ui.table.renderRecord(
       {
-        basket_id: d.basket_id,
-        venue_id: d.venue_id,
-        added: `${d.item.count} × ${d.item.name}`,
-        options: d.item.options.flatMap((g) => g.values.map((v) => `${g.name ?? g.id}=${v.name ?? v.id}`))
-          .join(", "),
-        line_id: d.line_id,
-        total_items: d.total_items,
-        total: d.total?.formatted ?? d.total?.amount,
-        all_baskets_count: d.all_baskets_count,
+        "Added": `${d.item.count} × ${d.item.name}`,
+        "Options": d.item.options.flatMap((g) => g.values.map((v) => `${g.name ?? g.id}=${v.name ?? v.id}`))
+          .join(", ") || "none",
+        // What one unit costs with the chosen options (count × each = what the line adds).
+        "Each": moneyText(d.item.unit_price_with_options),
+        "Item id": d.line_id,
+        "Venue id": d.venue_id,
+        "Items in basket": d.total_items,
+        "Basket total": moneyText(d.total),
+        "Items in all baskets": d.all_baskets_count,
       },
       ui.style,
       "Added",
@@ -196,15 +215,17 @@ export async function runClear(rt: Runtime): Promise<void> {
   await rt.requireSession();
   const ctx = await rt.services();
   const data = await clearBaskets(ctx, await rt.resolveLocation(ctx), target);
-  await rt.emit(
-    data,
-    (d, ui) =>
-      ui.table.renderRecord(
-        { ...d, basket_ids: d.basket_ids.join(", "), total: d.total?.formatted ?? d.total?.amount },
-        ui.style,
-        "Cleared",
-      ),
-  );
+  await rt.emit(data, (d, ui) =>
+    // An empty basket is said once, here (the warning is for JSON).
+    d.cleared_baskets === 0 ? "(the basket is already empty: nothing was cleared)" : ui.table.renderRecord(
+      {
+        "Baskets cleared": d.cleared_baskets,
+        "Items left": d.total_items,
+        "Total left": moneyText(d.total),
+      },
+      ui.style,
+      "Cleared",
+    ));
 }
 
 export const runCheckout = checkoutHandler(["standard", "priority"]);

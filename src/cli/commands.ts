@@ -19,6 +19,7 @@ export const ADDRESS_TYPES = ["apartment", "office", "house", "outdoor", "other"
 export const ADDRESS_LABELS = ["home", "work", "other"] as const;
 export const TOOLSETS = ["account", "discovery", "venue", "cart", "checkout", "stats"] as const;
 import { type Cmd, type Flag, paging, SHOW_HIGHLIGHTS } from "./spec.ts";
+import { BADGE_HELP } from "../output/badges.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Authentication
@@ -66,7 +67,7 @@ const logout = (help: string): Cmd => ({
   examples: ["svc logout", "svc logout --profile work"],
 });
 
-const STATUS_HELP = "show whether the profile is signed in (GET /v1/user/me)";
+const STATUS_HELP = "show whether the profile is signed in, as whom, and until when";
 
 const status = (help = STATUS_HELP): Cmd => ({
   name: "status",
@@ -265,6 +266,7 @@ const payments = (parent: string): Cmd => ({
 const favorites = (parent: string, hiddenList = false): Cmd => ({
   name: "favorites",
   help: "favorite venues",
+  long: BADGE_HELP,
   aliases: ["favourites"],
   auth: true,
   location: true,
@@ -275,6 +277,7 @@ const favorites = (parent: string, hiddenList = false): Cmd => ({
     {
       name: "list",
       help: "favorite venues",
+      long: BADGE_HELP,
       hidden: hiddenList,
       auth: true,
       location: true,
@@ -354,6 +357,7 @@ const account: Cmd = {
 const feed: Cmd = {
   name: "feed",
   help: "the home feed near you, by section",
+  long: BADGE_HELP,
   section: "Discover",
   location: true,
   auth: true,
@@ -376,6 +380,7 @@ const top: Cmd = {
   name: "top",
   args: "[N]",
   help: "the top venues near you, deduplicated (default 10)",
+  long: BADGE_HELP,
   section: "Discover",
   location: true,
   auth: true,
@@ -392,6 +397,7 @@ const top: Cmd = {
 const venues: Cmd = {
   name: "venues",
   help: "search and filter venues near you",
+  long: `${BADGE_HELP} --sort distance adds a Distance column.`,
   section: "Discover",
   location: true,
   auth: true,
@@ -440,10 +446,15 @@ const items: Cmd = {
   flags: [
     { name: "query", value: "text", help: "what to search for (required)" },
     { name: "limit", value: "n", help: "rows, 1-200 (default: 20)" },
+    { name: "per-venue", value: "n", help: "table rows per venue (default: 3; JSON keeps all)" },
     { name: "available-only", help: "drop rows explicitly marked unavailable" },
   ],
   run: ["discovery", "runItems"],
-  examples: ["svc items --query ramen", "svc items --query kotimaa --limit 50 --available-only"],
+  examples: [
+    "svc items --query ramen",
+    "svc items --query milk --per-venue 10",
+    "svc items --query kotimaa --limit 50 --available-only",
+  ],
 };
 
 // ---------------------------------------------------------------------------------------------

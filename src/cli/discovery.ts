@@ -15,7 +15,9 @@ import {
   venues,
 } from "../services/discovery.ts";
 import type { VenueRow } from "../services/venue_rows.ts";
-import { badgePrefix } from "../output/badges.ts";
+import { badgeLegend, badgePrefix } from "../output/badges.ts";
+import { distanceText } from "../output/format.ts";
+import { shellWord } from "../output/hints.ts";
 import type { Cell, Column } from "../output/table.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import { parseIntFlag, parseMinorFlag } from "./options.ts";
@@ -31,14 +33,24 @@ function feeText(r: VenueRow & { delivery_fee_original?: VenueRow["delivery_fee"
   return fee && was ? `${fee} (was ${was})` : fee;
 }
 
-/** The 8 default venue columns, plus Highlights by the auto rule. */
-export function venueTable(rows: VenueRow[], highlights: boolean | "auto", ui: Ui, title?: string): string {
+/**
+ * The 8 default venue columns, plus Highlights by the auto rule, and Distance when the rows are sorted
+ * by it (`distance_m` rows of `venues`).
+ */
+export function venueTable(
+  rows: Array<VenueRow & { distance_m?: number | null }>,
+  highlights: boolean | "auto",
+  ui: Ui,
+  title?: string,
+  opts: { distance?: boolean } = {},
+): string {
   const show = highlights === "auto" ? rows.some((r) => r.menu_highlights.length > 0) : highlights;
   const t = ui.table.truncate;
   // Fitting a narrow terminal drops Highlights, then Tagline, then Top offer before cutting names.
   const headers: Column[] = [
     { title: "Venue", kind: "text", min: 16 },
     { title: "Slug", kind: "id" },
+    ...(opts.distance ? [{ title: "Distance", kind: "value" } as Column] : []),
     { title: "Tagline", kind: "text", optional: 2, min: 12 },
     { title: "Top offer", kind: "text", optional: 3, min: 12 },
     { title: "Rating", kind: "value" },
@@ -51,6 +63,7 @@ export function venueTable(rows: VenueRow[], highlights: boolean | "auto", ui: U
     const cells: Cell[] = [
       badgePrefix(r.badges) + r.name,
       r.slug,
+      ...(opts.distance ? [distanceText(r.distance_m)] : []),
       r.tagline && t(r.tagline, 32),
       r.top_offer && t(r.top_offer, 26),
       r.rating === null ? null : r.rating.toFixed(1),
@@ -64,6 +77,12 @@ export function venueTable(rows: VenueRow[], highlights: boolean | "auto", ui: U
   return rows.length
     ? ui.table.renderTable(headers, body, ui.style, title)
     : `${title ? title + "\n" : ""}(no venues)`;
+}
+
+/** The badge legend of the rows shown (a line of its own; "" when no row has a badge). */
+export function legendLine(shown: VenueRow[], ui: Ui): string {
+  const legend = badgeLegend(shown.map((r) => r.badges));
+  return legend ? "\n" + ui.table.wrapText(legend) : "";
 }
 
 function pageFooter(d: { count: number; total: number; next_offset: number | null }, ui: Ui): string {
@@ -116,16 +135,19 @@ export async function runFeed(rt: Runtime): Promise<void> {
         ui.style,
       );
     }
+    const shownRows: VenueRow[] = [];
     return d.sections.map((s) => {
       if (s.kind === "brands") {
         return ui.table.wrapText(`${ui.style.bold(s.title)}: ${s.brands!.map((b) => b.name).join(" · ")}`);
       }
       const shown = s.venues!.slice(0, perSection);
+      shownRows.push(...shown);
       const more = s.count > shown.length
-        ? "\n" + ui.table.wrapText(`… ${s.count - shown.length} more (see --format json)`)
+        ? "\n" +
+          ui.table.wrapText(`… ${s.count - shown.length} more (--per-section ${s.count} shows them all)`)
         : "";
       return venueTable(shown, highlights, ui, `${s.title} (${s.count})`) + more;
-    }).join("\n\n") + locationLine(d.location, ui);
+    }).join("\n\n") + legendLine(shownRows, ui) + locationLine(d.location, ui);
   });
 }
 
@@ -148,7 +170,9 @@ export async function runTop(rt: Runtime, n?: string): Promise<void> {
   });
   await rt.emit(
     data,
-    (d, ui) => venueTable(d.venues, highlights, ui) + pageFooter(d, ui) + locationLine(d.location, ui),
+    (d, ui) =>
+      venueTable(d.venues, highlights, ui) + pageFooter(d, ui) + legendLine(d.venues, ui) +
+      locationLine(d.location, ui),
   );
 }
 
@@ -179,7 +203,9 @@ export async function runVenues(rt: Runtime): Promise<void> {
   const data = await venues(ctx, await rt.resolveLocation(ctx), opts);
   await rt.emit(
     data,
-    (d, ui) => venueTable(d.venues, highlights, ui) + pageFooter(d, ui) + locationLine(d.location, ui),
+    (d, ui) =>
+      venueTable(d.venues, highlights, ui, undefined, { distance: sort === "distance" }) + pageFooter(d, ui) +
+      legendLine(d.venues, ui) + locationLine(d.location, ui),
   );
 }
 
@@ -200,7 +226,10 @@ export async function runCategories(rt: Runtime): Promise<void> {
       : "(no categories)");
 }
 
-function itemsTable(d: ItemSearchResult, ui: Ui): string {
+/** Rows per venue in the items table (spec §4.5); `--per-venue` shows more. */
+const ITEMS_PER_VENUE = 3;
+
+function itemsTable(d: ItemSearchResult, ui: Ui, perVenue: number): string {
   // Menu notices (zero-price hits) stay in JSON; the table hides them and says how many.
   const products = d.items.filter((i) => !i.notice);
   const notices = d.items.length - products.length;
@@ -212,13 +241,21 @@ function itemsTable(d: ItemSearchResult, ui: Ui): string {
   }
   const byRank = new Map(products.map((i) => [i.global_rank, i]));
   const rows: Cell[][] = [];
+  // The venues whose rows were cut (most hidden first), and the most rows any venue has.
+  const cut: { name: string; venue: string; hidden: number }[] = [];
+  let first: { name: string; venue: string } | undefined;
+  let most = 0;
   for (const g of d.venue_groups) {
     const ranks = g.item_ranks.filter((r) => byRank.has(r));
     if (!ranks.length) continue;
-    const shown = ranks.slice(0, 3).map((r) => byRank.get(r)!);
+    const name = g.venue_name ?? g.venue_slug ?? "?";
+    const venue = g.menu_query.venue ?? g.venue_slug;
+    if (venue) first ??= { name, venue };
+    most = Math.max(most, ranks.length);
+    const shown = ranks.slice(0, perVenue).map((r) => byRank.get(r)!);
     shown.forEach((i, n) =>
       rows.push([
-        n === 0 ? ui.table.truncate(g.venue_name ?? g.venue_slug ?? "?", 28) : "",
+        n === 0 ? ui.table.truncate(name, 28) : "",
         ui.table.truncate(i.name, 42),
         i.price ? i.price.formatted ?? i.price.amount : "price unknown",
         i.is_available === false ? "sold out" : i.is_available,
@@ -226,15 +263,20 @@ function itemsTable(d: ItemSearchResult, ui: Ui): string {
         n === 0 ? g.venue_slug : "",
       ])
     );
-    if (ranks.length > 3) rows.push(["", `… ${ranks.length - 3} more`, "", "", "", ""]);
+    if (ranks.length > perVenue) {
+      rows.push(["", `… ${ranks.length - perVenue} more`, "", "", "", ""]);
+      if (venue) cut.push({ name, venue, hidden: ranks.length - perVenue });
+    }
   }
+  // The venue to read on: the one with the most rows cut, else the best-ranked one.
+  const next = cut.sort((a, b) => b.hidden - a.hidden)[0] ?? first;
   const footer = [
     `${ui.table.plural(products.length, "item")} from ${
       ui.table.plural(rows.filter((r) => r[0]).length, "venue")
     }; completeness unknown` +
     (d.limit_reached ? ` (limit ${d.limit} reached)` : "") +
     (notices ? `; ${ui.table.plural(notices, "menu notice")} hidden` : ""),
-    `more from one venue: svc venue menu <slug> --query ${JSON.stringify(d.query)}`,
+    ...(cut.length ? [`more rows per venue: --per-venue ${most}`] : []),
   ].join("\n");
   const columns: Column[] = [
     { title: "Venue", kind: "text", min: 12 },
@@ -244,18 +286,38 @@ function itemsTable(d: ItemSearchResult, ui: Ui): string {
     { title: "Item id", kind: "id" },
     { title: "Slug", kind: "id" },
   ];
-  return ui.table.renderTable(columns, rows, ui.style) + "\n" + ui.table.wrapText(footer);
+  // The command stays whole on its line (it is pasted); only the words before it wrap.
+  const more = next
+    ? commandLine(
+      `more from ${next.name}:`,
+      ui.cmd(`venue menu ${shellWord(next.venue)} --query ${shellWord(d.query)}`),
+      ui,
+    )
+    : "";
+  return ui.table.renderTable(columns, rows, ui.style) + "\n" + ui.table.wrapText(footer) + more;
+}
+
+/** "\nwords: command" on one line when it fits, else the command on a line of its own, indented. */
+function commandLine(words: string, command: string, ui: Ui): string {
+  const one = `${words} ${command}`;
+  const width = ui.table.lineWidth();
+  return !width || ui.table.displayWidth(one) <= width
+    ? "\n" + one
+    : "\n" + ui.table.wrapText(words) + "\n  " + command;
 }
 
 export async function runItems(rt: Runtime): Promise<void> {
   const o = rt.opts;
   const query = requireText("query", o.query);
   const limit = o.limit === undefined ? 20 : parseIntFlag("limit", o.limit, 1, ITEM_SEARCH_CAP);
+  const perVenue = o.perVenue === undefined
+    ? ITEMS_PER_VENUE
+    : parseIntFlag("per-venue", o.perVenue, 1, ITEM_SEARCH_CAP);
   const ctx = await rt.services();
   const data = await searchItems(ctx, await rt.resolveLocation(ctx), {
     query,
     limit,
     availableOnly: o.availableOnly === true,
   });
-  await rt.emit(data, (d, ui) => itemsTable(d, ui) + locationLine(d.location, ui));
+  await rt.emit(data, (d, ui) => itemsTable(d, ui, perVenue) + locationLine(d.location, ui));
 }

@@ -20,6 +20,8 @@ export interface InterruptView {
   /** The run's warnings (the live list, so warnings raised so far are reported). */
   warnings: string[];
   color: boolean;
+  /** A sandbox run: suggested commands keep `--sandbox` (see output/hints.ts). */
+  sandbox?: boolean;
 }
 
 type Render = (err: SvcError, view: InterruptView) => Promise<void>;

@@ -17,6 +17,7 @@ import {
   formatDuration,
 } from "../login/flow.ts";
 import type { Runtime } from "./runtime.ts";
+import { recordCells } from "../output/labels.ts";
 import { deferInterrupts } from "./interrupt.ts";
 
 const MIN_TIMEOUT_MS = 1_000;
@@ -139,7 +140,7 @@ export async function runBrowserLogin(rt: Runtime): Promise<void> {
   };
   await rt.emit(data, (d, ui) =>
     ui.table.renderRecord(
-      d,
+      recordCells(d, (v) => ui.table.inlineValue(v)),
       ui.style,
       `Signed in${d.name ? ` as ${d.name}` : d.user_id ? ` as ${d.user_id}` : ""}`,
     ));

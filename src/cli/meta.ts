@@ -7,6 +7,7 @@ import { writeStdout } from "../output/stdout.ts";
 import { claimOutput } from "./interrupt.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import type { DoctorReport } from "../services/doctor.ts";
+import { scopeCommands } from "../output/hints.ts";
 
 export async function runCompletions(rt: Runtime, shell: string): Promise<void> {
   const { completionScript, SHELLS } = await import("./completions.ts");
@@ -103,7 +104,10 @@ export async function runDoctor(rt: Runtime): Promise<void> {
       sandbox: rt.globals.sandbox,
       launcher: launchedByLauncher(),
     });
-    await rt.emit(report, doctorTable);
+    // Hints name commands to run next: they keep this run's --sandbox and --profile.
+    const scope = rt.scope();
+    const checks = report.checks.map((c) => c.hint ? { ...c, hint: scopeCommands(c.hint, scope) } : c);
+    await rt.emit({ ...report, checks }, doctorTable);
     if (report.failed) Deno.exitCode = 1;
   } finally {
     gw.close();
@@ -163,7 +167,7 @@ function upstreamTable(d: UpstreamReport, ui: Parameters<TableRenderer<UpstreamR
   const next = [
     d.changed
       ? "Pages marked changed or gone may break svc until it is updated: report them with a capture " +
-        "(`svc --capture <dir> <command>`, then `svc capture check <dir>` before sharing)."
+        `(\`${ui.cmd("--capture <dir> <command>")}\`, then \`svc capture check <dir>\` before sharing).`
       : d.counts.blocked + d.counts.unreachable
       ? "Some pages could not be judged (blocked or unreachable); try again later."
       : d.counts.skipped

@@ -43,14 +43,28 @@ export function sniffFormat(argv: string[]): Format {
  */
 export function lenientGlobals(
   opts: Record<string, unknown>,
-): { format: Format; verbose: boolean; profile: string; locale: string; color: boolean } {
+): { format: Format; verbose: boolean; profile: string; locale: string; color: boolean; sandbox: boolean } {
   const f = formatName(opts.format);
   const format: Format = f ? f : opts.json === true ? "json" : "table";
   const profile = typeof opts.profile === "string" && validProfileName(opts.profile)
     ? opts.profile
     : DEFAULT_PROFILE;
   const locale = typeof opts.locale === "string" && LOCALE.test(opts.locale) ? opts.locale : "en-FI";
-  return { format, verbose: opts.verbose === true, profile, locale, color: opts.color !== false };
+  return {
+    format,
+    verbose: opts.verbose === true,
+    profile,
+    locale,
+    color: opts.color !== false,
+    sandbox: sandboxRun(opts),
+  };
+}
+
+/** `--sandbox`, else SVC_SANDBOX set to anything but "", "0" or "false". */
+function sandboxRun(opts: Record<string, unknown>): boolean {
+  if (opts.sandbox === true) return true;
+  const env = Deno.env.get("SVC_SANDBOX");
+  return !!env && env !== "0" && env !== "false";
 }
 
 const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
@@ -84,7 +98,6 @@ export function parseGlobals(opts: Record<string, unknown>): GlobalOptions {
   if (!LOCALE.test(locale)) {
     throw usage(`invalid --locale "${locale}": use a BCP-47 tag such as en-FI`);
   }
-  const sandboxEnv = Deno.env.get("SVC_SANDBOX");
   if (opts.capture !== undefined && (typeof opts.capture !== "string" || !opts.capture.trim())) {
     throw usage("--capture needs a folder, e.g. --capture ./svc-capture");
   }
@@ -97,7 +110,7 @@ export function parseGlobals(opts: Record<string, unknown>): GlobalOptions {
     color: opts.color !== false,
     verbose: opts.verbose === true,
     profile: validateProfileName(String(opts.profile ?? DEFAULT_PROFILE)),
-    sandbox: opts.sandbox === true || (!!sandboxEnv && sandboxEnv !== "0" && sandboxEnv !== "false"),
+    sandbox: sandboxRun(opts),
     ...(capture ? { capture } : {}),
   };
 }

@@ -4,12 +4,13 @@
  * (help and usage errors load it; js-yaml only when YAML is asked for).
  */
 
-import { type SvcError, toSvcError } from "../core/errors.ts";
+import { SvcError, toSvcError } from "../core/errors.ts";
 import { type Envelope, errorObject, makeMeta } from "../output/envelope.ts";
 import { colorEnabled, makeStyle } from "../output/style.ts";
 import { lineSafe } from "../output/sanitize.ts";
 import { writeStderrLine, writeStdout } from "../output/stdout.ts";
 import { claimOutput, interruptMayWrite, type InterruptView } from "./interrupt.ts";
+import { type RunScope, scopeCommands } from "../output/hints.ts";
 
 /**
  * Writes the one envelope to stdout. `byInterrupt`: the SVC_INTERRUPTED envelope, written only when
@@ -38,6 +39,16 @@ export interface ErrorContext extends InterruptView {
  * When stdout itself cannot be written (SVC_OUTPUT_ERROR), the message goes to stderr in every mode.
  */
 export async function renderError(err: SvcError, ctx: ErrorContext): Promise<void> {
+  // Commands the message, hint and warnings suggest repeat the run's scope (--sandbox, --profile).
+  const scope: RunScope = { sandbox: ctx.sandbox === true, profile: ctx.profile };
+  err = new SvcError(err.code, scopeCommands(err.message, scope), {
+    details: err.details,
+    hint: err.hint && scopeCommands(err.hint, scope),
+    retry: err.retry,
+    facts: err.facts,
+    cause: err.cause,
+  });
+  ctx = { ...ctx, warnings: ctx.warnings.map((w) => scopeCommands(w, scope)) };
   if (ctx.format !== "table" && err.code !== "SVC_OUTPUT_ERROR") {
     try {
       await writeEnvelope(

@@ -29,16 +29,20 @@ import {
   parseLocation,
 } from "./options.ts";
 import { claimOutput, setInterruptView } from "./interrupt.ts";
+import { type RunScope, scopeCommands, svcCommand } from "../output/hints.ts";
 import { writeStderrLine, writeStdout } from "../output/stdout.ts";
 import { renderError, writeEnvelope } from "./render.ts";
 import { privacyWarnings } from "../config/privacy.ts";
 import type { ServiceContext, WarningKind } from "../services/context.ts";
 import type { ResolvedLocation } from "../services/location.ts";
 
-/** Renders `data` for people; loaded table helpers are passed in. */
+/**
+ * Renders `data` for people; loaded table helpers are passed in, and `cmd` for every command line the
+ * table suggests (it keeps the run's `--sandbox` and `--profile`: see output/hints.ts).
+ */
 export type TableRenderer<T> = (
   data: T,
-  ui: { style: Style; table: typeof import("../output/table.ts") },
+  ui: { style: Style; table: typeof import("../output/table.ts"); cmd: (words: string) => string },
 ) => string;
 
 interface SandboxHandle {
@@ -51,6 +55,8 @@ export class Runtime {
   readonly warnings: string[] = [];
   /** Warnings about upstream shapes (kind "drift"): in JSON/YAML always, on a table's stderr with --verbose. */
   private readonly drift = new Set<string>();
+  /** Warnings the result's table says itself (kind "in_table"): in JSON/YAML only. */
+  private readonly inTable = new Set<string>();
   readonly paths: Paths;
   /**
    * Set by commands that may legitimately run for minutes (`stats` syncing a long history, servers):
@@ -130,8 +136,15 @@ export class Runtime {
   private lateWarn(message: string): void {
     if (!this.reported) this.warn(message);
     else {writeStderrLine(
-        this.style().yellow(`Warning: ${lineSafe(redactValues(message, this.secretForms()))}`),
+        this.style().yellow(
+          `Warning: ${lineSafe(redactValues(scopeCommands(message, this.scope()), this.secretForms()))}`,
+        ),
       );}
+  }
+
+  /** What a command this run suggests must repeat: `--sandbox`, a named `--profile`. */
+  scope(): RunScope {
+    return { sandbox: this.globals.sandbox, profile: this.globals.profile };
   }
 
   /** The upstream hosts of this run: the in-process sandbox's, else the real ones (or SVC_*_URL overrides). */
@@ -142,6 +155,7 @@ export class Runtime {
   warn(message: string, kind?: WarningKind): void {
     if (!this.warnings.includes(message)) this.warnings.push(message);
     if (kind === "drift") this.drift.add(message);
+    if (kind === "in_table") this.inTable.add(message);
   }
 
   /** An informational line (not a warning): on stderr with --verbose only, never in the envelope. */
@@ -149,9 +163,9 @@ export class Runtime {
     if (this.globals.verbose) writeStderrLine(`Note: ${lineSafe(redactValues(message, this.secretForms()))}`);
   }
 
-  /** The warnings a table run prints on stderr: drift ones only with --verbose. */
+  /** The warnings a table run prints on stderr: drift ones only with --verbose; none its table says. */
   private shownWarnings(): string[] {
-    return this.globals.verbose ? this.warnings : this.warnings.filter((w) => !this.drift.has(w));
+    return this.warnings.filter((w) => !this.inTable.has(w) && (this.globals.verbose || !this.drift.has(w)));
   }
 
   trace(line: string): void {
@@ -307,7 +321,8 @@ export class Runtime {
     this.reported = true;
     const { format } = this.globals;
     const forms = this.secretForms();
-    const warnings = this.warnings.map((w) => redactValues(w, forms));
+    const scope = this.scope();
+    const warnings = this.warnings.map((w) => redactValues(scopeCommands(w, scope), forms));
     if (format !== "table") {
       const env: Envelope<T> = {
         meta: makeMeta(this.globals.profile, this.globals.locale),
@@ -320,11 +335,12 @@ export class Runtime {
     const style = this.style();
     const tableMod = await import("../output/table.ts");
     // Renderers see terminal-safe strings; our own styling is applied after.
-    const text = table(sanitizeDeep(data), { style, table: tableMod });
+    const cmd = (words: string) => svcCommand(words, scope);
+    const text = table(sanitizeDeep(data), { style, table: tableMod, cmd });
     await claimOutput();
     if (text) writeStdout(text + "\n");
     for (const w of this.shownWarnings()) {
-      console.error(style.yellow(`Warning: ${lineSafe(redactValues(w, forms))}`));
+      console.error(style.yellow(`Warning: ${lineSafe(redactValues(scopeCommands(w, scope), forms))}`));
     }
   }
 
@@ -352,6 +368,7 @@ export class Runtime {
       warnings: (this.globals.format === "table" ? this.shownWarnings() : this.warnings)
         .map((w) => redactValues(w, forms)),
       color: this.globals.color,
+      sandbox: this.globals.sandbox,
     });
     return err.exitCode;
   }

@@ -10,6 +10,7 @@ import type { Runtime } from "./runtime.ts";
 import { parseIntFlag } from "./options.ts";
 import type { SyncResult } from "../stats/sync.ts";
 import type { Summary } from "../stats/queries.ts";
+import { tableTime } from "../output/format.ts";
 
 /** --stats-dir, else the sandbox's own dir under --sandbox, else SVC_STATS_DIR, else ~/.svc/stats. */
 function statsDir(rt: Runtime): string {
@@ -108,6 +109,12 @@ async function runSync(
   }
 }
 
+/** Why an incremental sync stopped, in people's words (JSON keeps `stop_reason`). */
+const STOPPED: Record<NonNullable<SyncResult["stop_reason"]>, string> = {
+  known_purchase: "reached orders synced before",
+  checkpoint_reached: "reached the last order synced before",
+};
+
 function syncRows(s: SyncResult | { performed: false }): Record<string, string | number | null> {
   if (!s.performed) return { "Sync mode": "skipped (--no-sync)" };
   return {
@@ -116,7 +123,11 @@ function syncRows(s: SyncResult | { performed: false }): Record<string, string |
     "Details fetched": s.details_fetched,
     "New orders": s.inserted_orders,
     "Updated orders": s.updated_orders,
-    "Stop reason": s.stop_reason ?? (s.reached_history_end ? "end of history" : null),
+    "Stopped": s.stop_reason
+      ? STOPPED[s.stop_reason]
+      : s.reached_history_end
+      ? "at the end of the history"
+      : null,
   };
 }
 
@@ -275,7 +286,7 @@ function summaryTable(
     ui.table.wrapText(
       `Orders ${c.counted_orders} counted (${c.not_counted_orders} cancelled/rejected/refunded not counted); ` +
         `catalog ${c.catalog_orders}, details ${c.detail_orders}; fresh through ${
-          c.fresh_through ?? "never"
+          tableTime(c.fresh_through, { zone: true }) ?? "never"
         }`,
     ),
   );

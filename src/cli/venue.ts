@@ -385,7 +385,7 @@ export const renderMenu: TableRenderer<VenueMenu> = (d, { style, table }) => {
         }],
         rows.map((c) => [c.slug, c.name, c.item_count]),
         style,
-        `${title}: pass --category <slug> or --query <text>`,
+        `${title}: load items with --category <slug>, --query <text> or --full-catalog`,
       ),
     );
     parts.push(pagingNote(page, "categories", table));

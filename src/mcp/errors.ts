@@ -8,6 +8,7 @@
 import { type ErrorCode, SvcError, toSvcError } from "../core/errors.ts";
 import { redactText } from "../gateway/redact.ts";
 import type { Hosts } from "../gateway/hosts.ts";
+import { type RunScope, scopeCommands } from "../output/hints.ts";
 
 export interface ErrorMeta {
   code: ErrorCode;
@@ -50,14 +51,22 @@ const TOOLS_FOR_COMMANDS: Array<[RegExp, string]> = [
   [/`svc account (orders|addresses|payments|favorites)`/g, "`svc_$1_list`"],
 ];
 
-/** Messages and hints for a tool caller: argument names for flags, tool names for commands, no endpoints. */
-export function forTools(text: string, hosts?: Hosts): string {
+/**
+ * Messages and hints for a tool caller: argument names for flags, tool names for commands, no endpoints.
+ * A command no tool does (run in a terminal) keeps the server's scope: `--sandbox`, a named `--profile`.
+ */
+export function forTools(text: string, hosts?: Hosts, scope?: RunScope): string {
   let out = text;
   for (const [re, name] of TOOLS_FOR_COMMANDS) out = out.replace(re, name);
-  out = out.replace(
-    /(^|[\s`'"(/])--([a-z][a-z-]*)/g,
-    (_m, pre: string, flag: string) => pre + (ARGUMENT_NAMES[flag] ?? flag.replace(/-/g, "_")),
-  );
+  // Before flags become argument names below: `--sandbox` must stay a flag of the command line.
+  if (scope) out = scopeCommands(out, scope);
+  // Flags become argument names, except inside a command line to run in a terminal (`svc …`).
+  out = out.split(/(`svc\s[^`]*`)/).map((part) =>
+    part.startsWith("`svc") ? part : part.replace(
+      /(^|[\s`'"(/])--([a-z][a-z-]*)/g,
+      (_m, pre: string, flag: string) => pre + (ARGUMENT_NAMES[flag] ?? flag.replace(/-/g, "_")),
+    )
+  ).join("");
   // Upstream endpoints: "(GET /path)" and "for POST /path" are diagnostics, not messages.
   out = out.replace(/ ?\((?:GET|POST|PUT|DELETE|PATCH) \/[^)\s]*\)/g, "")
     .replace(/ for (?:GET|POST|PUT|DELETE|PATCH) \/[^\s:;,)]*/g, "");
@@ -79,8 +88,9 @@ function hintFor(err: SvcError, sandbox: boolean): string | undefined {
 
 export function errorMeta(
   e: unknown,
-  opts: { sandbox: boolean; hosts?: Hosts },
+  opts: { sandbox: boolean; hosts?: Hosts; profile?: string },
 ): ErrorMeta & { message: string } {
+  const scope: RunScope = { sandbox: opts.sandbox, profile: opts.profile ?? "default" };
   let err = toSvcError(e);
   // A tool has no command line: a missing or conflicting argument is an invalid argument.
   if (err.code === "SVC_USAGE") {
@@ -88,7 +98,7 @@ export function errorMeta(
   }
   const hint = hintFor(err, opts.sandbox);
   const details: Record<string, unknown> = {};
-  if (hint) details.hint = forTools(hint, opts.hosts);
+  if (hint) details.hint = forTools(hint, opts.hosts, scope);
   if (err.facts) Object.assign(details, err.facts);
   // Of the upstream diagnostics only the HTTP status leaves the process (no URL, no body).
   if (typeof err.details?.status === "number") details.upstream_status = err.details.status;
@@ -96,7 +106,7 @@ export function errorMeta(
     ? "unexpected internal error (see the server's stderr)"
     : err.message;
   return {
-    message: forTools(message, opts.hosts),
+    message: forTools(message, opts.hosts, scope),
     code: err.code,
     retryable: err.retry?.retryable ?? RETRYABLE.has(err.code),
     retry_after_ms: err.retry?.retry_after_ms ?? null,
@@ -107,7 +117,13 @@ export function errorMeta(
 /** The tool result for an error (with the tool's structured content when it has a domain outcome). */
 export function errorResult(
   e: unknown,
-  opts: { sandbox: boolean; hosts?: Hosts; structured?: Record<string, unknown>; warnings?: string[] },
+  opts: {
+    sandbox: boolean;
+    hosts?: Hosts;
+    profile?: string;
+    structured?: Record<string, unknown>;
+    warnings?: string[];
+  },
 ): ToolErrorResult {
   const { message, ...meta } = errorMeta(e, opts);
   const hint = typeof meta.details.hint === "string" ? ` Next: ${meta.details.hint}.` : "";

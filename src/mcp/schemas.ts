@@ -98,6 +98,7 @@ export const BasketLine = z.object({
   id: z.string(),
   name: nstr,
   count: z.int(),
+  unit_price_with_options: nMoney,
   line_total: nMoney,
   options: z.array(detail),
 }).meta({ id: "BasketLine" });

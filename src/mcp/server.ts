@@ -20,12 +20,13 @@ import { SvcError, toSvcError } from "../core/errors.ts";
 import { VERSION } from "../version.ts";
 import { type ListedTool, listing } from "./catalogue.ts";
 import { errorResult, forTools } from "./errors.ts";
+import { scopeCommands } from "../output/hints.ts";
 import type { ToolDef } from "./registry.ts";
 import { CallContext, type McpSettings } from "./runtime.ts";
 
 /** The safety contract and conventions, sent once at initialize. */
 export function instructions(settings: McpSettings): string {
-  return [
+  const text = [
     "svc drives one account on the Wolt food-delivery marketplace: discovery, menus, the basket and checkout previews.",
     "Safety: checkout is a preview only. No tool can place an order, pay, or dispatch a delivery; the person " +
     "orders in the marketplace's own app. Basket tools change the real basket: svc_cart_add with dry_run " +
@@ -41,6 +42,8 @@ export function instructions(settings: McpSettings): string {
       ? ["This server runs against the local sandbox marketplace: no real account is touched."]
       : []),
   ].join("\n");
+  // Commands for the person's terminal keep the server's scope (`svc sandbox login` in the sandbox).
+  return scopeCommands(text, { sandbox: settings.sandbox, profile: settings.profile });
 }
 
 function invalidArguments(error: z.ZodError): SvcError {
@@ -63,12 +66,13 @@ export async function callTool(
   t: ToolDef,
   args: unknown,
 ): Promise<CallToolResult> {
-  const opts = { sandbox: settings.sandbox, hosts: settings.hosts };
+  const opts = { sandbox: settings.sandbox, hosts: settings.hosts, profile: settings.profile };
+  const scope = { sandbox: settings.sandbox, profile: settings.profile };
   const parsed = t.input.safeParse(args ?? {});
   if (!parsed.success) return errorResult(invalidArguments(parsed.error), opts);
   const started = performance.now();
   let call: CallContext | undefined;
-  const warnings = () => (call?.warnings ?? []).map((w) => forTools(w, settings.hosts));
+  const warnings = () => (call?.warnings ?? []).map((w) => forTools(w, settings.hosts, scope));
   try {
     call = await CallContext.open(settings);
     const out = await t.run(parsed.data as Record<string, unknown>, call);
@@ -85,7 +89,7 @@ export async function callTool(
     const notes = warnings();
     return {
       content: [
-        { type: "text", text: withNotes(forTools(out.summary, settings.hosts), notes) },
+        { type: "text", text: withNotes(forTools(out.summary, settings.hosts, scope), notes) },
         { type: "text", text: JSON.stringify(structured) },
       ],
       structuredContent: structured,

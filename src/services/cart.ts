@@ -38,6 +38,24 @@ export interface BasketLine {
   substitution_allowed: boolean | null;
   /** The line total as money (reads only; not sent upstream). */
   line_total?: Money | null;
+  /** What one unit costs with its options: the line total over the count (reads only). */
+  unit_price_with_options?: Money | null;
+}
+
+/**
+ * A line's money for reads: its total, and the unit price with options (the total over the count;
+ * null when unknown or not a whole amount).
+ */
+export function lineMoney(
+  l: BasketLine,
+  currency: string | null,
+  locale?: string,
+): { line_total: Money | null; unit_price_with_options: Money | null } {
+  const unit = l.price !== null && l.count > 0 ? l.price / l.count : null;
+  return {
+    line_total: l.price === null ? null : money(l.price, currency, locale),
+    unit_price_with_options: unit !== null && Number.isInteger(unit) ? money(unit, currency, locale) : null,
+  };
 }
 
 export interface BasketVenue {
@@ -156,7 +174,7 @@ export function parseBasket(raw: unknown, locale?: string): Basket | undefined {
   if (!venue.id || !isObjectId(venue.id)) problems.push("the basket has no venue id");
   if (!Array.isArray(b.items)) problems.push("the basket has no item list");
   const lines = arr(b.items).map((l, n) => parseLine(l, n, problems)).filter((l): l is BasketLine => !!l)
-    .map((l) => ({ ...l, line_total: l.price === null ? null : money(l.price, venue.currency, locale) }));
+    .map((l) => ({ ...l, ...lineMoney(l, venue.currency, locale) }));
   const minor = num(obj(b.telemetry)?.basket_total);
   const formatted = str(b.total) ?? null;
   checkConsistency(b, lines, problems);
@@ -338,14 +356,15 @@ export async function totalsAfter(
   ctx: ServiceContext,
   loc: ResolvedLocation,
   venueId: string | null,
+  currency: string | null = null,
 ): Promise<Totals & { baskets: Basket[] }> {
   try {
     const [count, baskets] = await Promise.all([basketCount(ctx), loadBaskets(ctx, loc)]);
     const basket = venueId ? baskets.find((b) => b.venue.id === venueId) : undefined;
     return {
-      // A basket that is gone after the change holds nothing.
+      // A basket that is gone after the change holds nothing: zero, in its currency when known.
       total_items: basket ? basket.total_items : 0,
-      total: basket ? basket.total : null,
+      total: basket ? basket.total : currency ? money(0, currency, ctx.locale) : null,
       all_baskets_count: count,
       baskets,
     };
@@ -502,7 +521,7 @@ export async function removeItem(
     } else {
       await postBasket(ctx, basket.venue.id!, await basketCurrency(ctx, basket, loc), remaining);
     }
-    const totals = withoutBaskets(await totalsAfter(ctx, loc, basket.venue.id));
+    const totals = withoutBaskets(await totalsAfter(ctx, loc, basket.venue.id, basket.venue.currency));
     return {
       basket_id: basket.id,
       venue_id: basket.venue.id,
@@ -533,26 +552,35 @@ export async function clearBaskets(
       if (opts.venueId) targets = [requireBasket(baskets, opts.venueId)];
       else targets = baskets.slice(0, 1);
     }
-    if (!targets.length) ctx.warn("the basket is already empty");
+    // The table says it itself (cli/cart.ts); JSON and agents read it here.
+    if (!targets.length) ctx.warn("the basket is already empty: nothing was cleared", "in_table");
     if (targets.length) await bulkDelete(ctx, targets.map((b) => b.id));
     const after = await totalsAfter(ctx, loc, null);
+    const cleared = [...new Set(targets.map((b) => b.venue.currency))];
     return {
       mutation: "clear",
       basket_ids: targets.map((b) => b.id),
       cleared_baskets: targets.length,
       // What is left in every basket after the clear.
       total_items: after.all_baskets_count,
-      total: remainingTotal(after),
+      total: remainingTotal(after, cleared.length === 1 ? cleared[0] : null, ctx.locale),
       all_baskets_count: after.all_baskets_count,
     };
   });
 }
 
-/** The total left across baskets: their sum when they share one currency; zero when none is left. */
-function remainingTotal(after: Totals & { baskets: Basket[] }): Money | null {
+/**
+ * The total left across baskets: their sum when they share one currency; zero when none is left (in
+ * the cleared baskets' currency when they had one).
+ */
+function remainingTotal(
+  after: Totals & { baskets: Basket[] },
+  currency: string | null,
+  locale: string,
+): Money | null {
   if (after.all_baskets_count === null) return null;
   const totals = after.baskets.map((b) => b.total);
-  if (!totals.length) return { amount: 0, currency: null, formatted: null };
+  if (!totals.length) return money(0, currency, locale);
   if (totals.some((t) => t === null)) return null;
   const currencies = new Set(totals.map((t) => t!.currency));
   if (currencies.size !== 1) return null;

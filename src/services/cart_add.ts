@@ -27,6 +27,7 @@ import {
   type Basket,
   basketCount,
   type BasketLine,
+  lineMoney,
   loadBaskets,
   type OptionLine,
   postBasket,
@@ -64,7 +65,14 @@ export interface AddResult {
   /** True when nothing was written: the result is the basket as it would be after the write. */
   dry_run: boolean;
   line_id: string;
-  item: { id: string; name: string; unit_price: Money; count: number; options: OptionLine[] };
+  item: {
+    id: string;
+    name: string;
+    unit_price: Money;
+    unit_price_with_options: Money;
+    count: number;
+    options: OptionLine[];
+  };
   /** The venue basket's lines as posted (or as they would be posted by a dry run). */
   lines: BasketLine[];
   /** Items in this venue's basket after the add (re-read; projected for a dry run; null if unreadable). */
@@ -434,6 +442,8 @@ interface AddPlan {
   itemId: string;
   name: string;
   unit: number;
+  /** The unit price with the chosen options. */
+  perUnit: number;
   currency: string;
   options: OptionLine[];
   loc: ResolvedLocation;
@@ -547,7 +557,7 @@ async function planAdd(
       substitution_allowed: req.allowSubstitutions,
     });
   }
-  return { venue, itemId, name, unit, currency, options, loc, basket, lines };
+  return { venue, itemId, name, unit, perUnit, currency, options, loc, basket, lines };
 }
 
 /**
@@ -562,16 +572,21 @@ export async function addToCart(
 ): Promise<AddResult> {
   return await serialized(async () => {
     const plan = await planAdd(ctx, location, req);
-    const { venue, itemId, name, unit, currency, options, loc, lines } = plan;
-    const withMoney = lines.map((l) => ({
-      ...l,
-      line_total: l.price === null ? null : money(l.price, currency, ctx.locale),
-    }));
+    const { venue, itemId, name, unit, perUnit, currency, options, loc, lines } = plan;
+    const withMoney = lines.map((l) => ({ ...l, ...lineMoney(l, currency, ctx.locale) }));
     const base = {
       venue_id: venue.id,
       mutation: "add" as const,
       line_id: itemId,
-      item: { id: itemId, name, unit_price: money(unit, currency, ctx.locale), count: req.count, options },
+      item: {
+        id: itemId,
+        name,
+        // `unit_price` is the item alone (as before); with its options is what one unit costs.
+        unit_price: money(unit, currency, ctx.locale),
+        unit_price_with_options: money(perUnit, currency, ctx.locale),
+        count: req.count,
+        options,
+      },
       lines: withMoney,
     };
     if (opts.dryRun) {

@@ -295,8 +295,10 @@ export async function checkoutPreview(
       amount: minor === undefined ? null : money(minor, currency, ctx.locale),
     };
   });
+  // The quote's messages (a small-order fee, an unknown promo code): warnings in JSON; a table shows
+  // them as its notes (cli/cart.ts), so they are not repeated on its stderr.
   const toasts = arr(res.toasts).map((t) => str(obj(t)?.text)).filter((t): t is string => !!t);
-  for (const t of toasts) ctx.warn(`checkout: ${t}`);
+  for (const t of toasts) ctx.warn(`checkout: ${t}`, "in_table");
   const strip = ({ selected: _s, ...c }: DeliveryConfig & { selected: boolean }) => c;
   return {
     preview_only: true,

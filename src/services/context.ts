@@ -13,11 +13,13 @@ export interface ServiceContext {
   /**
    * A warning for the result. `drift`: the upstream payload had a shape svc skipped (rows without
    * ids, unknown sections): always in JSON/YAML `warnings`, on a table's stderr only with --verbose.
+   * `in_table`: the command's table says the same itself (its title): JSON/YAML `warnings` only, so a
+   * person reads it once.
    */
   warn(message: string, kind?: WarningKind): void;
 }
 
-export type WarningKind = "drift";
+export type WarningKind = "drift" | "in_table";
 
 export type Json = Record<string, unknown>;
 

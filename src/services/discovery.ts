@@ -280,10 +280,26 @@ function sortRows(rows: VenueListRow[], sort: VenueSort): VenueListRow[] {
     : rows;
 }
 
-async function enrichRows(ctx: ServiceContext, loc: ResolvedLocation, rows: VenueListRow[]): Promise<void> {
+/**
+ * Reads each venue's dynamic page for its promotions, within ENRICH_BUDGET. `flag` is what the person
+ * asked for (`--enrich`, or `--promotions-only`, which implies it): the warnings name that one.
+ */
+async function enrichRows(
+  ctx: ServiceContext,
+  loc: ResolvedLocation,
+  rows: VenueListRow[],
+  flag: "--enrich" | "--promotions-only",
+): Promise<void> {
   const targets = rows.filter((r) => r.slug).slice(0, ENRICH_BUDGET.maxVenues);
-  if (rows.length > targets.length) {
-    ctx.warn(`--enrich looked at the first ${targets.length} of ${rows.length} venues (budget)`);
+  const rest = rows.length - targets.length;
+  if (rest > 0) {
+    ctx.warn(
+      flag === "--enrich"
+        ? `--enrich read the first ${targets.length} of ${rows.length} venues (its limit per run); ` +
+          `the other ${rest} are shown without their promotions`
+        : `--promotions-only checked the first ${targets.length} of ${rows.length} venues (its limit per run); ` +
+          `the other ${rest} were not checked`,
+    );
   }
   const deadline = Date.now() + ENRICH_BUDGET.totalMs;
   let next = 0, failed = 0, skipped = 0;
@@ -306,8 +322,11 @@ async function enrichRows(ctx: ServiceContext, loc: ResolvedLocation, rows: Venu
     }
   };
   await Promise.all(Array.from({ length: ENRICH_BUDGET.concurrency }, worker));
-  if (failed) ctx.warn(`--enrich could not read ${failed} venue page(s); their promotions may be incomplete`);
-  if (skipped) ctx.warn(`--enrich ran out of its time budget; ${skipped} venue(s) were not enriched`);
+  const venues = (n: number) => `${n} ${n === 1 ? "venue" : "venues"}`;
+  if (failed) {
+    ctx.warn(`${flag} could not read the page of ${venues(failed)}; their promotions may be missing`);
+  }
+  if (skipped) ctx.warn(`${flag} ran out of time; ${venues(skipped)} were not checked for promotions`);
 }
 
 /**
@@ -359,7 +378,7 @@ export async function venues(
     );
   }
   const enrich = opts.enrich || opts.promotionsOnly === true;
-  if (enrich) await enrichRows(ctx, loc, rows);
+  if (enrich) await enrichRows(ctx, loc, rows, opts.enrich ? "--enrich" : "--promotions-only");
   if (opts.promotionsOnly) rows = rows.filter((r) => r.promotions.length > 0);
   if (opts.sort === "distance") {
     const unknown = rows.filter((r) => r.distance_m === null).length;

@@ -728,9 +728,11 @@ export async function venueMenu(
         if (loaded.failures.length || loaded.missing) completeness = "partial";
       } else if (partial) {
         completeness = "partial";
+        // The table's title says it (cli/venue.ts): JSON and agents read it here.
         ctx.warn(
-          `"${slug}" has a partial assortment: only its categories are listed. Pass --category <slug> ` +
-            `(see categories) or --query <text> to load items, or --full-catalog to load every category`,
+          `"${slug}" has a partial assortment: only its categories are listed. Load items with ` +
+            `--category <slug>, --query <text> or --full-catalog`,
+          "in_table",
         );
       } else {
         indexTree(tree, loaded);

@@ -105,13 +105,31 @@ export interface OrderListOptions {
 }
 
 export async function listOrders(ctx: ServiceContext, opts: OrderListOptions): Promise<OrderList> {
-  const { data } = await ctx.gw.request<Json>({
-    host: "consumer_api",
-    method: "GET",
-    path: `${HISTORY}/`,
-    query: { limit: opts.limit, page_token: opts.pageToken },
-    auth: "required",
-  });
+  let data: Json;
+  try {
+    ({ data } = await ctx.gw.request<Json>({
+      host: "consumer_api",
+      method: "GET",
+      path: `${HISTORY}/`,
+      query: { limit: opts.limit, page_token: opts.pageToken },
+      auth: "required",
+    }));
+  } catch (e) {
+    // A token the history does not know is the person's input, said in their words (not the endpoint's).
+    const status = e instanceof SvcError ? e.details?.status : undefined;
+    if (opts.pageToken && e instanceof SvcError && e.code === "SVC_UPSTREAM_ERROR" && status === 400) {
+      throw new SvcError(
+        "SVC_INVALID_ARGUMENT",
+        `--page-token "${opts.pageToken}" is not a page of your order history`,
+        {
+          details: e.details,
+          hint:
+            'pass the token a page ends with ("next: --page-token …"), or leave it out for the first page',
+        },
+      );
+    }
+    throw e;
+  }
   const root = requireShape<Json & { orders: unknown[] }>("order_history", data);
   const rows: OrderRow[] = [];
   let skipped = 0;
@@ -152,7 +170,10 @@ export interface OrderLine {
   id: string | null;
   name: string | null;
   count: number | null;
+  /** The item alone, as the order states it (`price`). */
   unit_price: Money | null;
+  /** What one unit cost with its options: `unit_price` plus each option value × its count; null when one is unknown. */
+  unit_price_with_options: Money | null;
   total: Money | null;
   options: { id: string | null; name: string | null; values: OrderOptionValue[] }[];
 }
@@ -255,13 +276,9 @@ export async function orderDetail(ctx: ServiceContext, purchaseId: string): Prom
       : null;
   const discounts = amountLines(o.discounts);
   const surcharges = amountLines(o.surcharges);
-  const items: OrderLine[] = arr(o.items).map(obj).filter((x): x is Json => !!x).map((it) => ({
-    id: str(it.id) ?? null,
-    name: str(it.name) ?? null,
-    count: num(it.count) ?? null,
-    unit_price: m(it.price),
-    total: m(it.end_amount),
-    options: arr(it.options).map(obj).filter((x): x is Json => !!x).map((opt) => {
+  const items: OrderLine[] = arr(o.items).map(obj).filter((x): x is Json => !!x).map((it) => {
+    const unit = m(it.price);
+    const options = arr(it.options).map(obj).filter((x): x is Json => !!x).map((opt) => {
       const values = Array.isArray(opt.values) ? opt.values : [opt];
       return {
         id: str(opt.id) ?? null,
@@ -273,8 +290,20 @@ export async function orderDetail(ctx: ServiceContext, purchaseId: string): Prom
           price: m(v.price),
         })),
       };
-    }),
-  }));
+    });
+    const values = options.flatMap((g) => g.values);
+    return {
+      id: str(it.id) ?? null,
+      name: str(it.name) ?? null,
+      count: num(it.count) ?? null,
+      unit_price: unit,
+      unit_price_with_options: unit && values.every((v) => v.price)
+        ? money(unit.amount + values.reduce((n, v) => n + v.price!.amount * v.count, 0), currency, ctx.locale)
+        : null,
+      total: m(it.end_amount),
+      options,
+    };
+  });
   const loc = obj(o.delivery_location);
   return {
     purchase_id: str(o.order_id) ?? str(o.purchase_id) ?? str(o.id) ?? purchaseId,

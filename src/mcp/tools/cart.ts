@@ -114,6 +114,7 @@ const add = tool({
       id: z.string(),
       name: z.string(),
       unit_price: nMoney,
+      unit_price_with_options: nMoney,
       count: z.int(),
       options: z.array(detail),
     }),
@@ -141,7 +142,9 @@ const add = tool({
     return {
       data: { ...data },
       summary: `${data.dry_run ? "would add" : "added"} ${data.item.count} × ${data.item.name}` +
-        ` (${data.item.unit_price.formatted ?? data.item.unit_price.amount} each); basket total ` +
+        ` (${data.item.unit_price_with_options.formatted ?? data.item.unit_price_with_options.amount} each${
+          data.item.options.length ? " with options" : ""
+        }); basket total ` +
         `${data.total?.formatted ?? "unknown"}${data.dry_run ? " — nothing was written" : ""}`,
     };
   },
