@@ -338,8 +338,14 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
       const s = r.structuredContent as Structured;
       assert.equal(s.status, "delivery_mode_unavailable");
       assert.equal(s.code, "DELIVERY_MODE_UNAVAILABLE");
-      assert.deepEqual(s.available_delivery_modes, ["standard", "takeaway"]);
-      assert.deepEqual(meta.details.available_delivery_modes, ["standard", "takeaway"]);
+      // Takeaway is a delivery method, not a mode: named as such, never among the modes.
+      assert.deepEqual(s.available_delivery_modes, ["standard"]);
+      assert.deepEqual(meta.details.available_delivery_modes, ["standard"]);
+      assert.match(
+        textOf(r),
+        /Kebab Kontula offers now: standard, takeaway \(a delivery method, not a mode\)/,
+      );
+      assert.match(textOf(r), /use delivery_mode standard/);
     });
 
     await t.step(
