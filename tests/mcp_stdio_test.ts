@@ -418,6 +418,15 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
           [],
           "no upstream call without a session",
         );
+        // Discovery is (A): without a location it needs the account's address, so a session; a
+        // location argument does without one.
+        const feed = await h.call("svc_feed_get");
+        assert.equal(errorMeta(feed).code, "SVC_AUTH_REQUIRED");
+        assert.match(
+          String(errorMeta(feed).details.hint),
+          /svc sandbox login` in a terminal .*; or pass address "<street, city>" or lat <f> lon <f>$/,
+        );
+        await ok("svc_feed_get", { lat: 60.1699, lon: 24.9384 });
         const status = await ok("svc_status_get");
         assert.equal(status.authenticated, false, "not signed in is a normal status result");
         await cli(h, ["sandbox", "login"]);

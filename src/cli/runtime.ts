@@ -3,7 +3,7 @@
  * gateway, the warnings list, and rendering of the result or error.
  */
 
-import { SvcError, toSvcError } from "../core/errors.ts";
+import { LocationNeedsSession, SvcError, toSvcError } from "../core/errors.ts";
 import { type Paths, resolvePaths, sandboxPaths } from "../config/paths.ts";
 import { type ConfigFile, DEFAULT_PROFILE, type Profile, readConfig, snapshotOf } from "../config/store.ts";
 import {
@@ -335,11 +335,14 @@ export class Runtime {
     if (
       this.globals.sandbox && (err.code === "SVC_AUTH_REQUIRED" || err.code === "SVC_AUTH_REFRESH_FAILED")
     ) {
+      const login =
+        "in the sandbox, `svc sandbox login` signs the demo user in again (sandbox state is kept)";
       err = new SvcError(err.code, err.message, {
         details: err.details,
         retry: err.retry,
         facts: err.facts,
-        hint: "in the sandbox, `svc sandbox login` signs the demo user in again (sandbox state is kept)",
+        // Without a session the account's address is unknown: the location flags still work.
+        hint: err instanceof LocationNeedsSession ? `${login}; or ${err.alternative}` : login,
       });
     }
     const forms = this.secretForms();
