@@ -505,3 +505,24 @@ Deno.test("svc mcp: no token in any result", async () => {
     await h.close();
   }
 });
+
+/** `svc mcp --timeout`: the deadline of each tool call (as of one command), never of the server. */
+Deno.test("svc mcp --timeout bounds each tool call; the server runs on", async () => {
+  const h = await startMcp(["--sandbox", "mcp", "--timeout", "1500ms"], {
+    env: { SVC_DEADLINE_MS: "600000" },
+  });
+  try {
+    // The front page never answers (held until the server closes): only the tool call's deadline ends it.
+    await h.faults([{ host: "consumer_api", path: "/v1/pages/front", hold: true }]);
+    const r = await h.call("svc_feed_get", { lat: 60.1699, lon: 24.9384 });
+    const meta = errorMeta(r);
+    assert.equal(meta.code, "SVC_UPSTREAM_TEMPORARY");
+    assert.match(textOf(r), /deadline of 1500 ms passed/);
+    // The next call gets its own deadline: the server was not bounded by the first one's.
+    await h.faults([]);
+    const ok = await h.call("svc_feed_get", { lat: 60.1699, lon: 24.9384 });
+    assert.equal(ok.isError ?? false, false, textOf(ok));
+  } finally {
+    await h.close();
+  }
+});

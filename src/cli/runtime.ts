@@ -54,7 +54,8 @@ export class Runtime {
   readonly paths: Paths;
   /**
    * Set by commands that may legitimately run for minutes (`stats` syncing a long history, servers):
-   * their calls keep per-request timeouts but no whole-command deadline unless SVC_DEADLINE_MS is set.
+   * their calls keep per-request timeouts (`--timeout` sets them) but no whole-command deadline
+   * unless SVC_DEADLINE_MS is set.
    */
   openEnded = false;
   /** The validated --address / --lat+--lon override of a location-aware command. */
@@ -236,12 +237,28 @@ export class Runtime {
     return this.session;
   }
 
+  /**
+   * The network limits of this run, validated before any call (SVC_INVALID_ARGUMENT). `--timeout`,
+   * else SVC_DEADLINE_MS, is the deadline of every upstream call of the command. Open-ended commands
+   * (a long history sync, a server) get no whole-command deadline unless SVC_DEADLINE_MS is set;
+   * there `--timeout` bounds each upstream request instead (the sync and the serving run on).
+   */
+  networkLimits(): { timeoutMs: number; signal?: AbortSignal; deadlineMs?: number } {
+    const { timeoutMs, deadlineMs, deadlineSet } = networkLimitsFromEnv();
+    const given = this.globals.timeoutMs;
+    if (this.openEnded) {
+      return {
+        timeoutMs: given ?? timeoutMs,
+        ...(deadlineSet ? { signal: AbortSignal.timeout(deadlineMs), deadlineMs } : {}),
+      };
+    }
+    const deadline = given ?? deadlineMs;
+    return { timeoutMs, signal: AbortSignal.timeout(deadline), deadlineMs: deadline };
+  }
+
   async getGateway(): Promise<Gateway> {
     if (this.gateway) return this.gateway;
-    // Validated before any call (SVC_INVALID_ARGUMENT); the deadline bounds every call of this run.
-    // Open-ended commands (a long history sync, a server) get one only when SVC_DEADLINE_MS is set.
-    const { timeoutMs, deadlineMs, deadlineSet } = networkLimitsFromEnv();
-    const bounded = !this.openEnded || deadlineSet;
+    const limits = this.networkLimits();
     // Loaded here, not at start-up: a run that makes no call (status without credentials, usage
     // errors, local-only commands) never pays for the HTTP client.
     const { Gateway } = await import("../gateway/client.ts");
@@ -250,8 +267,7 @@ export class Runtime {
       locale: this.globals.locale,
       auth: await this.getSession(),
       trace: this.globals.verbose ? (l) => console.error(l) : undefined,
-      timeoutMs,
-      ...(bounded ? { signal: AbortSignal.timeout(deadlineMs), deadlineMs } : {}),
+      ...limits,
       ...(this.capture ? { capture: this.capture } : {}),
     });
     return this.gateway;
