@@ -607,7 +607,13 @@ Deno.test("checkout: standard and priority, tip and promo, the three mode failur
     assert.deepEqual(err.details?.available_delivery_modes, ["standard", "priority"]);
     // The top level takes standard|priority only: schedule and takeaway are usage errors there.
     assert.equal((await t.run(["checkout", ...AT, "--delivery-mode", "schedule"])).code, 2);
-    assert.equal((await t.run(["checkout", ...AT, "--delivery-mode", "takeaway"])).code, 2);
+    r = await t.run(["checkout", "preview", ...AT, "--delivery-mode", "takeaway", "--format", "json"]);
+    assert.equal(r.code, 2, r.stdout);
+    assert.equal(
+      r.json().error?.message,
+      'invalid --delivery-mode "takeaway": takeaway is a delivery method, not a mode (the preview prices home ' +
+        "delivery); use standard, priority, schedule",
+    );
     // A venue without priority.
     await add(t, ["kebab-kontula", "--cheapest"]);
     r = await t.run([

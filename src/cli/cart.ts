@@ -218,6 +218,14 @@ function checkoutHandler(modes: readonly DeliveryMode[]) {
     const o = rt.opts;
     const mode =
       (o.deliveryMode === undefined ? "standard" : String(o.deliveryMode).toLowerCase()) as DeliveryMode;
+    if (mode === ("takeaway" as string)) {
+      // The method the checkout lists beside the modes: say what it is rather than only "invalid".
+      throw new SvcError(
+        "SVC_INVALID_ARGUMENT",
+        `invalid --delivery-mode "${o.deliveryMode}": takeaway is a delivery method, not a mode ` +
+          `(the preview prices home delivery); use ${modes.join(", ")}`,
+      );
+    }
     if (!modes.includes(mode)) {
       throw invalidChoice("--delivery-mode", o.deliveryMode, modes);
     }
