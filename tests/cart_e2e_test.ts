@@ -512,6 +512,11 @@ Deno.test("checkout: standard and priority, tip and promo, the three mode failur
       available_delivery_modes: string[];
       selected_delivery_config: { mode: string; method: string; price: { amount: number } | null } | null;
       delivery_configs: Array<{ mode: string; label: string; method: string }>;
+      other_methods: Array<{ mode: string; label: string; method: string; estimate: string }>;
+      delivery_method: string;
+      status: string;
+      blocked_reasons: string[];
+      venue: { open_now: boolean | null; next_open: string | null };
       rows: Array<{ label: string; amount: { amount: number } }>;
     };
     t.sandbox.clearLog();
@@ -521,14 +526,24 @@ Deno.test("checkout: standard and priority, tip and promo, the three mode failur
     assert.equal(p.payable_amount.amount, 3939, "3380 + 169 service + 290 delivery + 100 tip");
     assert.equal(p.payable_amount.formatted, "€39.39");
     assert.deepEqual([p.requested_delivery_mode, p.applied_delivery_mode], ["standard", "standard"]);
-    assert.deepEqual(p.available_delivery_modes, ["standard", "priority", "takeaway"]);
-    // The takeaway config (schedule slug "standard") is labelled takeaway, never a second "Standard".
+    // One vocabulary: the modes are those of home delivery (what --delivery-mode takes); takeaway is
+    // another delivery method (its schedule slug is "standard"), listed apart, never a mode.
+    assert.deepEqual(p.available_delivery_modes, ["standard", "priority"]);
+    assert.equal(p.delivery_method, "homedelivery");
     assert.deepEqual(p.delivery_configs.map((c) => [c.mode, c.label, c.method]), [
       ["standard", "Standard", "homedelivery"],
       ["priority", "Priority", "homedelivery"],
-      ["takeaway", "Takeaway", "takeaway"],
+    ]);
+    assert.deepEqual(p.other_methods.map((c) => [c.mode, c.label, c.method, c.estimate]), [
+      ["standard", "Takeaway", "takeaway", "10-20 min"],
     ]);
     assert.equal(p.selected_delivery_config?.method, "homedelivery");
+    assert.deepEqual([p.status, p.blocked_reasons, p.venue.open_now, p.venue.next_open], [
+      "ready",
+      [],
+      true,
+      null,
+    ]);
     const plan = (t.log().find((e) =>
       e.path === "/order-xp/web/v2/pages/checkout"
     )!.body as { purchase_plan: Record<string, unknown> }).purchase_plan;
@@ -570,15 +585,35 @@ Deno.test("checkout: standard and priority, tip and promo, the three mode failur
       assert.equal(r.json().error?.code, "SVC_DELIVERY_MODE_UNAVAILABLE", override);
       assert.deepEqual(
         r.json().error?.details?.available_delivery_modes,
-        override === "omit" ? ["standard"] : ["standard", "priority", "takeaway"],
+        override === "omit" ? ["standard"] : ["standard", "priority"],
         override,
       );
     }
     delete t.sandbox.state.checkout_mode_override;
-    // schedule is a grouped-layout value the endpoint never advertises; the top level rejects it as usage.
+    // schedule is a grouped-layout value the endpoint never advertises (scheduling is the venue's
+    // availability, spec §4.4 rule 7): the error says so, what the venue offers and what the flag takes.
     r = await t.run(["checkout", "preview", ...AT, "--delivery-mode", "schedule", "--format", "json"]);
-    assert.equal(r.json().error?.code, "SVC_DELIVERY_MODE_UNAVAILABLE");
+    let err = r.json().error!;
+    assert.equal(err.code, "SVC_DELIVERY_MODE_UNAVAILABLE");
+    assert.match(err.message, /scheduled ordering is the venue's availability/);
+    assert.match(
+      err.message,
+      /Pasta Piccola offers now: standard, priority, takeaway \(a delivery method, not a mode\)/,
+    );
+    assert.match(
+      String(err.details?.hint),
+      /`svc venue hours pasta-piccola`; --delivery-mode takes standard or priority here/,
+    );
+    assert.deepEqual(err.details?.available_delivery_modes, ["standard", "priority"]);
+    // The top level takes standard|priority only: schedule and takeaway are usage errors there.
     assert.equal((await t.run(["checkout", ...AT, "--delivery-mode", "schedule"])).code, 2);
+    r = await t.run(["checkout", "preview", ...AT, "--delivery-mode", "takeaway", "--format", "json"]);
+    assert.equal(r.code, 2, r.stdout);
+    assert.equal(
+      r.json().error?.message,
+      'invalid --delivery-mode "takeaway": takeaway is a delivery method, not a mode (the preview prices home ' +
+        "delivery); use standard, priority, schedule",
+    );
     // A venue without priority.
     await add(t, ["kebab-kontula", "--cheapest"]);
     r = await t.run([
@@ -591,11 +626,21 @@ Deno.test("checkout: standard and priority, tip and promo, the three mode failur
       "--format",
       "json",
     ]);
-    assert.equal(r.json().error?.code, "SVC_DELIVERY_MODE_UNAVAILABLE");
-    assert.match(r.json().error?.message ?? "", /available: standard/);
-    // Table output says it is a preview.
-    const table = await t.run(["checkout", ...AT]);
+    err = r.json().error!;
+    assert.equal(err.code, "SVC_DELIVERY_MODE_UNAVAILABLE");
+    assert.match(
+      err.message,
+      /"priority" is not available: .*Kebab Kontula offers now: standard, takeaway \(a delivery/,
+    );
+    assert.equal(err.details?.hint, "use --delivery-mode standard");
+    // Table output says it is a preview; takeaway is shown as a method, not among the modes.
+    const table = await t.run(["checkout", ...AT, "--venue-id", PP_ID]);
     assert.match(table.stdout, /No order was placed\./);
+    const modes = table.stdout.slice(table.stdout.indexOf("Delivery modes (--delivery-mode):"));
+    assert.match(
+      modes,
+      /^Delivery modes \(--delivery-mode\):\n\* Standard \(standard\), [^\n]*\n {2}Priority \(priority\)[^\n]*\nOther delivery methods \(not priced here\):\n {2}Takeaway, 10-20 min\n/,
+    );
 
     const placement = t.sandbox.log().filter((e) =>
       /purchase|\/orders?(\/|$)/.test(e.path) && !e.path.startsWith("/order-tracking-api")
@@ -765,5 +810,62 @@ Deno.test("cart UX guards: two lines of one item, --venue-id by slug, idempotent
     r = await t.run(["checkout", ...AT, "--promo-code", "NOPE"]);
     assert.match(r.stdout, /^Note: .*NOPE/m);
     assert.doesNotMatch(r.stderr, /NOPE/);
+  });
+});
+
+Deno.test("cart remove keeps to the first basket; an item in another basket is named with the command for it", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    await add(t, [PP, TIRAMISU]);
+    await add(t, ["kallio-burger", "--cheapest"]); // now the first basket (the latest changed)
+    t.sandbox.clearLog();
+    const r = await t.run(["cart", "remove", TIRAMISU, "--count", "2", ...AT, "--format", "json"]);
+    assert.equal(r.code, 1, r.stdout);
+    const err = r.json().error!;
+    assert.equal(err.code, "SVC_ITEM_NOT_FOUND");
+    assert.equal(
+      err.message,
+      `item ${TIRAMISU} is not in the basket of Kallio Burger (the first basket); it is in the basket of ` +
+        `Pasta Piccola (${PP_ID})`,
+    );
+    assert.deepEqual(err.details?.found_in, [{
+      venue_id: PP_ID,
+      venue_name: "Pasta Piccola",
+      basket_id: "bsk-aa1",
+    }]);
+    // The same command with that basket's --venue-id, ready to paste (count and location kept).
+    const hint = String(err.details?.hint);
+    assert.equal(
+      hint,
+      `to remove it from there: \`svc cart remove ${TIRAMISU} --venue-id ${PP_ID} --count 2 --lat 60.1699 --lon 24.9384\``,
+    );
+    assert.deepEqual(basketWrites(t.log()), [], "nothing written");
+    // Run as written, it removes the item from that basket.
+    const again = await t.run([...hint.slice(hint.indexOf("`svc ") + 5, -1).split(" "), "--format", "json"]);
+    assert.equal(again.code, 0, again.stdout);
+    assert.equal(again.json<{ venue_id: string }>().data.venue_id, PP_ID);
+    // Not in any basket: the plain error.
+    const none = await t.run(["cart", "remove", FOCACCIA, ...AT, "--format", "json"]);
+    assert.equal(
+      none.json().error?.message,
+      `item ${FOCACCIA} is not in the basket of Kallio Burger (the first basket)`,
+    );
+    assert.equal(none.json().error?.details?.found_in, undefined);
+
+    // A sandbox run's hint keeps --sandbox (a pasted hint must never reach the real account).
+    const env = { SVC_SANDBOX_DIR: `${t.dir}/sbx` };
+    assert.equal((await t.run(["--sandbox", "cart", "add", PP, TIRAMISU, ...AT], env)).code, 0);
+    assert.equal(
+      (await t.run(["--sandbox", "cart", "add", "kallio-burger", "--cheapest", ...AT], env)).code,
+      0,
+    );
+    const sbx = await t.run(["--sandbox", "cart", "remove", TIRAMISU, "--all", ...AT], env);
+    assert.equal(sbx.code, 1, sbx.stdout);
+    assert.match(
+      sbx.stderr,
+      new RegExp(
+        `Hint: to remove it from there: \`svc --sandbox cart remove ${TIRAMISU} --venue-id ${PP_ID} --all `,
+      ),
+    );
   });
 });

@@ -110,11 +110,105 @@ Deno.test("at a closed venue the basket shows as unavailable and checkout fails 
     const err = r.json().error!;
     assert.equal(err.code, "SVC_DELIVERY_MODE_UNAVAILABLE");
     assert.deepEqual(err.details?.available_delivery_modes, []);
-    assert.match(String(err.details?.hint), /venue may be closed/);
-    assert.ok(
-      calls(t.log()).includes("POST consumer_api /order-xp/web/v2/pages/checkout"),
-      "the quote was asked",
+    // Said as closed, with when it opens (its live page: Monday 11:00 in Helsinki).
+    assert.match(
+      err.message,
+      /^Pasta Piccola is not taking orders now: closed until Mon 11:00( \(Europe\/Helsinki\))?, so it offers no delivery mode$/,
     );
+    assert.equal(err.details?.hint, "see its opening hours with `svc venue hours pasta-piccola`");
+    assert.deepEqual(calls(t.log()).filter((c) => !c.includes("assortment")), [
+      "GET consumer_api /order-xp/web/v1/pages/baskets",
+      "POST consumer_api /order-xp/web/v2/pages/checkout",
+      "GET consumer_api /order-xp/web/v1/venue/slug/pasta-piccola/dynamic/",
+    ]);
+  });
+});
+
+const EVENING = "2026-03-11T20:00:00+02:00"; // Cafe Kanelipulla (07:30–18:00) has closed for the day
+const CAFE = "cafe-kanelipulla";
+const CAFE_ID = "650000000000000000000ab8";
+const DYNAMIC = (slug: string) => `GET consumer_api /order-xp/web/v1/venue/slug/${slug}/dynamic/`;
+
+Deno.test("checkout at a venue that takes no orders now: a blocked preview, its first line says until when", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    assert.equal((await t.run(["cart", "add", CAFE, "--cheapest", ...AT])).code, 0);
+    const pin = await t.sim("clock", { method: "POST", body: JSON.stringify({ now: EVENING }) });
+    assert.equal(pin.status, 200, await pin.text());
+    t.sandbox.clearLog();
+    const r = await t.run(["checkout", ...AT, ...J]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const p = r.json<Any>().data;
+    // The MCP preview's shape: status and blocked_reasons; the quote's own block is kept as it came.
+    assert.equal(p.status, "blocked");
+    assert.equal(p.blocked_reasons.length, 1);
+    assert.match(
+      p.blocked_reasons[0],
+      /^Cafe Kanelipulla is not taking orders now: closed until Thu 07:30( \(Europe\/Helsinki\))?$/,
+    );
+    assert.deepEqual([p.venue.open_now, p.venue.next_open], [false, "2026-03-12T05:30:00.000Z"]);
+    assert.equal(p.purchasing_disabled?.reason, "venue_offline");
+    assert.equal(calls(t.log()).filter((c) => c === DYNAMIC(CAFE)).length, 1, "its live page, once");
+    const table = await t.run(["checkout", ...AT]);
+    assert.equal(table.code, 0, table.stderr);
+    const lines = table.stdout.split("\n");
+    assert.equal(lines[0], p.blocked_reasons[0], "the first line");
+    assert.equal(lines[1], "Cafe Kanelipulla — preview only");
+    assert.doesNotMatch(table.stdout, /Purchasing disabled|venue_offline/, "no raw line");
+    // MCP and CLI say the same (services/checkout_explain.ts reads the preview's status).
+    assert.equal(table.stdout.match(/not taking orders/g)?.length, 1, "said once");
+    // An open venue's checkout never asks its live page.
+    assert.equal((await t.run(["cart", "add", PP, TIRAMISU, ...AT])).code, 0);
+    const pinned = await t.sim("clock", {
+      method: "POST",
+      body: JSON.stringify({ now: "2026-03-11T12:30:00+02:00" }),
+    });
+    assert.equal(pinned.status, 200);
+    t.sandbox.clearLog();
+    const open = await t.run(["checkout", ...AT, "--venue-id", PP_ID, ...J]);
+    assert.deepEqual([open.json<Any>().data.status, open.json<Any>().data.venue.open_now], ["ready", true]);
+    assert.ok(!calls(t.log()).some((c) => c.includes("/dynamic/")), calls(t.log()).join("\n"));
+  });
+});
+
+Deno.test("cart add at a venue that takes no orders now adds, and warns with when it opens; an open venue costs no call", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    const pin = await t.sim("clock", { method: "POST", body: JSON.stringify({ now: EVENING }) });
+    assert.equal(pin.status, 200, await pin.text());
+    let r = await t.run(["cart", "add", CAFE, "--cheapest", ...AT, ...J]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(r.json<Any>().data.venue_id, CAFE_ID);
+    assert.equal(r.json<Any>().data.total_items, 1, "added all the same");
+    const warned = r.json().warnings.filter((w) => /not taking orders/.test(w));
+    assert.equal(warned.length, 1, r.json().warnings.join("\n"));
+    assert.match(
+      warned[0],
+      /^Cafe Kanelipulla is not taking orders now: closed until Thu 07:30( \(Europe\/Helsinki\))?; the item stays in the basket for when it opens$/,
+    );
+    assert.equal(calls(t.log()).filter((c) => c === DYNAMIC(CAFE)).length, 1);
+    // Table: the same warning on stderr, the result on stdout.
+    r = await t.run(["cart", "add", CAFE, "--cheapest", ...AT]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /Warning: Cafe Kanelipulla is not taking orders now: closed until Thu 07:30/);
+    // The live page down: still added, the warning without a time.
+    t.sandbox.setFaults([{ path: `/order-xp/web/v1/venue/slug/${CAFE}/dynamic/`, status: 503 }]);
+    r = await t.run(["cart", "add", CAFE, "--cheapest", ...AT, ...J]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(r.json<Any>().data.total_items, 3);
+    assert.ok(
+      r.json().warnings.includes(
+        "Cafe Kanelipulla is not taking orders now: closed (no opening time given); the item stays in the basket for when it opens",
+      ),
+      r.json().warnings.join("\n"),
+    );
+    t.sandbox.setFaults([]);
+    // Open: no warning and no live-page call.
+    t.sandbox.clearLog();
+    r = await t.run(["cart", "add", "kallio-burger", "--cheapest", ...AT, ...J]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.deepEqual(r.json().warnings.filter((w) => /taking orders/.test(w)), []);
+    assert.ok(!calls(t.log()).some((c) => c.includes("/dynamic/")), calls(t.log()).join("\n"));
   });
 });
 
@@ -162,8 +256,15 @@ Deno.test("checkout reports that purchasing is disabled and which items block it
     assert.deepEqual(p.purchasing_disabled.unavailable_items.map((i: Any) => [i.id, i.reason]), [
       [LASAGNE, "no_balance"],
     ]);
+    assert.deepEqual([p.status, p.blocked_reasons], ["blocked", [
+      "Some items are unavailable",
+      "Lasagne al forno: no_balance",
+    ]]);
     const table = await t.run(["checkout", ...AT]);
-    assert.match(table.stdout, /Purchasing disabled: .*items_unavailable/);
+    assert.ok(
+      table.stdout.startsWith("Some items are unavailable\n  Lasagne al forno: no_balance\n"),
+      table.stdout,
+    );
     assert.match(table.stdout, /No order was placed\./);
     assert.deepEqual(
       t.log().filter((e) => /purchase|\/orders?(\/|$)/.test(e.path) && !e.path.startsWith("/order-tracking")),

@@ -480,15 +480,23 @@ Deno.test("contract: baskets page, count and upsert; cart add takes the currency
   });
 });
 
-Deno.test("contract: checkout quote — takeaway is its own mode, rows and payable amount", async () => {
+Deno.test("contract: checkout quote — takeaway is another method, not a mode; rows and payable amount", async () => {
   const p = await json(["checkout", ...AT, ...AUTH, "--tip", "200"]);
   assert.equal(p.data.payable_amount.amount, 3539);
   assert.deepEqual(p.data.delivery_configs.map((c: Any) => [c.mode, c.label, c.method]), [
     ["standard", "Standard", "homedelivery"],
     ["priority", "Priority", "homedelivery"],
-    ["takeaway", "Takeaway", "takeaway"],
   ]);
-  assert.deepEqual(p.data.available_delivery_modes, ["standard", "priority", "takeaway"]);
+  // The takeaway config carries schedule "standard": it is the takeaway method's, never a mode.
+  assert.deepEqual(p.data.other_methods.map((c: Any) => [c.mode, c.label, c.method]), [
+    ["standard", "Takeaway", "takeaway"],
+  ]);
+  assert.deepEqual(p.data.available_delivery_modes, ["standard", "priority"]);
+  assert.deepEqual([p.data.delivery_method, p.data.status, p.data.blocked_reasons], [
+    "homedelivery",
+    "ready",
+    [],
+  ]);
   assert.equal(p.data.selected_delivery_config.method, "homedelivery");
   assert.deepEqual(p.data.rows.map((r: Any) => [r.label, r.amount?.amount]), [
     ["Item subtotal", 3180],

@@ -508,9 +508,31 @@ Deno.test("location: --address geocodes through the marketplace proxy; account a
     const nowhere = await t.run(["top", "--address", "nowhere land", "--format", "json"]);
     assert.equal(nowhere.code, 1);
     assert.equal(nowhere.json().error?.code, "SVC_LOCATION_RESOLVE_ERROR");
-    const none = await t.run(["top", "--format", "json"]);
-    assert.equal(none.json().error?.code, "SVC_LOCATION_RESOLVE_ERROR");
-    assert.match(String(none.json().error?.details?.hint), /--address/);
+    // No session and no location: the account's address needs a session (spec §4.5 (A), §7), and the
+    // location flags also work. No call is made.
+    t.sandbox.clearLog();
+    for (const args of [["top"], ["feed"], ["venues"], ["items", "--query", "pizza"]]) {
+      const none = await t.run([...args, "--format", "json"]);
+      assert.equal(none.code, 4, `${args[0]}: ${none.stdout}`);
+      assert.equal(none.json().error?.code, "SVC_AUTH_REQUIRED", args[0]);
+      assert.equal(
+        none.json().error?.details?.hint,
+        'run `svc login`, or pass --address "<street, city>" or --lat <f> --lon <f>',
+        args[0],
+      );
+    }
+    assert.deepEqual(calls(t.log()), []);
+    // In the sandbox, signed out: its own login, and the location flags still work.
+    const sbx = { SVC_SANDBOX_DIR: `${t.dir}/sbx` };
+    assert.equal((await t.run(["--sandbox", "logout"], sbx)).code, 0);
+    const out = await t.run(["--sandbox", "feed", "--format", "json"], sbx);
+    assert.equal(out.json().error?.code, "SVC_AUTH_REQUIRED");
+    assert.equal(
+      out.json().error?.details?.hint,
+      "in the sandbox, `svc sandbox login` signs the demo user in again (sandbox state is kept); " +
+        'or pass --address "<street, city>" or --lat <f> --lon <f>',
+    );
+    assert.equal((await t.run(["--sandbox", "feed", ...AT], sbx)).code, 0);
     // Signed in: the account's default address is used.
     const s = await t.sandbox.mintSession();
     await t.run(["login", "--wtoken", s.access_token]);

@@ -611,6 +611,50 @@ Deno.test("the command deadline ends a stalled `cart add` and bounds retry waits
   });
 });
 
+/** Runs svc to its end, or fails the test after two minutes (a watchdog, not a timing assertion). */
+async function ends(t: Env, h: Hostile, args: string[], env: Record<string, string>): Promise<RunResult> {
+  const child = spawnSvc(args, { ...t.env, ...h.env, ...env });
+  const done = collect(child);
+  let watchdog: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<"hung">((resolve) => (watchdog = setTimeout(() => resolve("hung"), 120_000)));
+  const outcome = await Promise.race([done, hung]);
+  clearTimeout(watchdog);
+  if (outcome === "hung") {
+    child.kill("SIGKILL");
+    await done;
+    assert.fail(`svc ${args.join(" ")} did not end at its --timeout`);
+  }
+  return outcome;
+}
+
+Deno.test("--timeout bounds the whole command over SVC_DEADLINE_MS; for stats, each upstream request", async () => {
+  await withHostile(async (t, h, run) => {
+    await signIn(t, run);
+    const bad = await run(["top", "--timeout", "0", ...AT, ...J]);
+    assert.equal(bad.code, 2, bad.stdout);
+    assert.match(bad.json().error?.message ?? "", /invalid --timeout "0": expected a duration from 1s to 1h/);
+    h.arrivals.length = 0;
+    // Everything stalls; the per-request timeout and SVC_DEADLINE_MS are 10 minutes: only --timeout ends it.
+    h.rules.push({ path: "*", action: { kind: "stall" } });
+    const slow = { SVC_HTTP_TIMEOUT_MS: "600000", SVC_DEADLINE_MS: "600000" };
+    for (const args of [["cart", "add", PP, TIRAMISU], ["top", "3"], ["venue", PP, "--include", "fees"]]) {
+      const r = await ends(t, h, ["--timeout", "1500ms", ...args, ...AT, ...J], slow);
+      assert.equal(r.code, 1, `${args[0]}: ${r.stdout}`);
+      assert.equal(r.json().error?.code, "SVC_UPSTREAM_TEMPORARY", args[0]);
+      assert.match(r.json().error?.message ?? "", /the command's deadline of 1500 ms passed/, args[0]);
+      assert.match(String(r.json().error?.details?.hint), /--timeout/);
+    }
+    assert.ok(h.arrivals.length >= 3, "each did try");
+    // stats sync runs as long as the history needs; --timeout bounds each of its requests instead.
+    const sync = await ends(t, h, ["stats", "sync", "--timeout", "1s", ...J], {
+      SVC_HTTP_TIMEOUT_MS: "600000",
+    });
+    assert.equal(sync.code, 1, sync.stdout);
+    assert.match(sync.json().error?.message ?? "", /timed out after 1000 ms/);
+    assert.doesNotMatch(sync.json().error?.message ?? "", /deadline/);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------------
 // Item 8: redaction by value.
 

@@ -356,8 +356,14 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
       const s = r.structuredContent as Structured;
       assert.equal(s.status, "delivery_mode_unavailable");
       assert.equal(s.code, "DELIVERY_MODE_UNAVAILABLE");
-      assert.deepEqual(s.available_delivery_modes, ["standard", "takeaway"]);
-      assert.deepEqual(meta.details.available_delivery_modes, ["standard", "takeaway"]);
+      // Takeaway is a delivery method, not a mode: named as such, never among the modes.
+      assert.deepEqual(s.available_delivery_modes, ["standard"]);
+      assert.deepEqual(meta.details.available_delivery_modes, ["standard"]);
+      assert.match(
+        textOf(r),
+        /Kebab Kontula offers now: standard, takeaway \(a delivery method, not a mode\)/,
+      );
+      assert.match(textOf(r), /use delivery_mode standard/);
     });
 
     await t.step(
@@ -430,6 +436,15 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
           [],
           "no upstream call without a session",
         );
+        // Discovery is (A): without a location it needs the account's address, so a session; a
+        // location argument does without one.
+        const feed = await h.call("svc_feed_get");
+        assert.equal(errorMeta(feed).code, "SVC_AUTH_REQUIRED");
+        assert.match(
+          String(errorMeta(feed).details.hint),
+          /svc sandbox login` in a terminal .*; or pass address "<street, city>" or lat <f> lon <f>$/,
+        );
+        await ok("svc_feed_get", { lat: 60.1699, lon: 24.9384 });
         const status = await ok("svc_status_get");
         assert.equal(status.authenticated, false, "not signed in is a normal status result");
         await cli(h, ["sandbox", "login"]);
@@ -505,6 +520,27 @@ Deno.test("svc mcp: no token in any result", async () => {
     ];
     for (const r of results) assert.ok(!JSON.stringify(r).includes(token));
     assert.ok(!h.stderr().includes(token));
+  } finally {
+    await h.close();
+  }
+});
+
+/** `svc mcp --timeout`: the deadline of each tool call (as of one command), never of the server. */
+Deno.test("svc mcp --timeout bounds each tool call; the server runs on", async () => {
+  const h = await startMcp(["--sandbox", "mcp", "--timeout", "1500ms"], {
+    env: { SVC_DEADLINE_MS: "600000" },
+  });
+  try {
+    // The front page never answers (held until the server closes): only the tool call's deadline ends it.
+    await h.faults([{ host: "consumer_api", path: "/v1/pages/front", hold: true }]);
+    const r = await h.call("svc_feed_get", { lat: 60.1699, lon: 24.9384 });
+    const meta = errorMeta(r);
+    assert.equal(meta.code, "SVC_UPSTREAM_TEMPORARY");
+    assert.match(textOf(r), /deadline of 1500 ms passed/);
+    // The next call gets its own deadline: the server was not bounded by the first one's.
+    await h.faults([]);
+    const ok = await h.call("svc_feed_get", { lat: 60.1699, lon: 24.9384 });
+    assert.equal(ok.isError ?? false, false, textOf(ok));
   } finally {
     await h.close();
   }

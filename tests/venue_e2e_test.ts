@@ -856,7 +856,7 @@ Deno.test("venue --include fees without any location degrades the fees section o
     assert.equal(nowhere.data.name, "Pasta Piccola");
     assert.match(
       nowhere.warnings.join("\n"),
-      /fees are unavailable: .*\[SVC_LOCATION_RESOLVE_ERROR\]; pass --address or --lat\/--lon/,
+      /fees are unavailable: .*\[SVC_AUTH_REQUIRED\]; pass --address or --lat\/--lon/,
     );
     assert.deepEqual(upstream(t.log()), [staticCall("pasta-piccola")], "the dynamic page is never asked");
   });

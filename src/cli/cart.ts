@@ -11,6 +11,7 @@ import { basketCount, clearBaskets, removeItem } from "../services/cart.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import { parseIntFlag, parseMinorFlag } from "./options.ts";
 import { invalidChoice } from "../core/suggest.ts";
+import { DEFAULT_PROFILE } from "../config/store.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 
@@ -103,6 +104,8 @@ export async function runRemove(rt: Runtime, item: string): Promise<void> {
     all,
     venueId,
     line,
+  }).catch((e) => {
+    throw otherBasketHint(rt, e, ref.itemId);
   });
   await rt.emit(data, (d, ui) =>
     ui.table.renderRecord(
@@ -118,6 +121,39 @@ export async function runRemove(rt: Runtime, item: string): Promise<void> {
       ui.style,
       "Removed",
     ));
+}
+
+/** A word for a POSIX shell: as it is when plain, else in single quotes. */
+const shellWord = (w: string) => /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * An item that is only in another basket: the hint is this very command with that basket's
+ * `--venue-id`, ready to paste (same profile, location flags, count; `--sandbox` in a sandbox run).
+ */
+function otherBasketHint(rt: Runtime, e: unknown, itemId: string): unknown {
+  const found = e instanceof SvcError && e.code === "SVC_ITEM_NOT_FOUND"
+    ? (e.facts?.found_in as Array<{ venue_id: string }> | undefined)?.[0]
+    : undefined;
+  if (!found || !(e instanceof SvcError)) return e;
+  const o = rt.opts, loc = rt.location;
+  const words = [
+    "svc",
+    ...(rt.globals.sandbox ? ["--sandbox"] : []),
+    ...(rt.globals.profile !== DEFAULT_PROFILE ? ["--profile", rt.globals.profile] : []),
+    "cart",
+    "remove",
+    itemId,
+    "--venue-id",
+    found.venue_id,
+    ...(o.all === true ? ["--all"] : o.count !== undefined ? ["--count", String(o.count)] : []),
+    ...(loc.address !== undefined ? ["--address", loc.address] : []),
+    ...(loc.lat !== undefined ? ["--lat", String(loc.lat), "--lon", String(loc.lon)] : []),
+  ];
+  return new SvcError(e.code, e.message, {
+    details: e.details,
+    facts: e.facts,
+    hint: `to remove it from there: \`${words.map(shellWord).join(" ")}\``,
+  });
 }
 
 export async function runAdd(rt: Runtime, first: string, second?: string): Promise<void> {
@@ -165,11 +201,21 @@ export async function runAdd(rt: Runtime, first: string, second?: string): Promi
 
 function checkoutTable(d: CheckoutPreview, ui: Ui): string {
   const rows = d.rows.map((r) => [r.label, r.amount?.formatted ?? r.amount?.amount]);
-  const modes = d.delivery_configs.map((c) =>
-    `${c.mode === d.applied_delivery_mode ? "*" : " "} ${c.label ?? c.mode} (${c.mode})` +
-    `${c.estimate ? `, ${c.estimate}` : ""}${c.price ? `, +${c.price.formatted ?? c.price.amount}` : ""}`
-  );
+  const line = (c: CheckoutPreview["delivery_configs"][number], mark: string) =>
+    `${mark} ${c.label ?? c.mode}${c.method === "takeaway" ? "" : ` (${c.mode})`}` +
+    `${c.estimate ? `, ${c.estimate}` : ""}${c.price ? `, +${c.price.formatted ?? c.price.amount}` : ""}`;
+  const modes = d.delivery_configs.map((c) => line(c, c.mode === d.applied_delivery_mode ? "*" : " "));
+  // Takeaway is a delivery method, not a mode: listed apart, never as a --delivery-mode value.
+  const others = d.other_methods.map((c) => line(c, " "));
+  // What blocks the order comes first: a closed venue (until when), unavailable items.
+  const [head, ...more] = d.blocked_reasons;
   return [
+    ...(head
+      ? [
+        ui.table.wrapText(head).split("\n").map((l) => ui.style.bold(l)).join("\n"),
+        ...more.map((r) => ui.table.wrapText(`  ${r}`)),
+      ]
+      : []),
     ui.table.renderTable(
       [{ title: "Checkout preview", kind: "text", min: 16 }, { title: "Amount", kind: "value" }],
       rows,
@@ -178,10 +224,8 @@ function checkoutTable(d: CheckoutPreview, ui: Ui): string {
     ),
     ui.table.wrapText([
       `Payable: ${d.payable_amount.formatted ?? d.payable_amount.amount}`,
-      `Delivery modes:\n${modes.join("\n")}`,
-      ...(d.purchasing_disabled
-        ? [`Purchasing disabled: ${ui.table.cellText(ui.table.inlineValue(d.purchasing_disabled))}`]
-        : []),
+      `Delivery modes (--delivery-mode):\n${modes.join("\n")}`,
+      ...(others.length ? [`Other delivery methods (not priced here):\n${others.join("\n")}`] : []),
       ...d.toasts.map((t) => `Note: ${t}`),
       "No order was placed.",
     ].join("\n")),
@@ -193,6 +237,14 @@ function checkoutHandler(modes: readonly DeliveryMode[]) {
     const o = rt.opts;
     const mode =
       (o.deliveryMode === undefined ? "standard" : String(o.deliveryMode).toLowerCase()) as DeliveryMode;
+    if (mode === ("takeaway" as string)) {
+      // The method the checkout lists beside the modes: say what it is rather than only "invalid".
+      throw new SvcError(
+        "SVC_INVALID_ARGUMENT",
+        `invalid --delivery-mode "${o.deliveryMode}": takeaway is a delivery method, not a mode ` +
+          `(the preview prices home delivery); use ${modes.join(", ")}`,
+      );
+    }
     if (!modes.includes(mode)) {
       throw invalidChoice("--delivery-mode", o.deliveryMode, modes);
     }
@@ -204,7 +256,13 @@ function checkoutHandler(modes: readonly DeliveryMode[]) {
     const venueId = basketVenueKey(o.venueId as string | undefined);
     await rt.requireSession();
     const ctx = await rt.services();
-    const data = await checkoutPreview(ctx, await rt.resolveLocation(ctx), { mode, tip, promoCode, venueId });
+    const data = await checkoutPreview(ctx, await rt.resolveLocation(ctx), {
+      mode,
+      acceptedModes: modes,
+      tip,
+      promoCode,
+      venueId,
+    });
     await rt.emit(data, checkoutTable);
   };
 }

@@ -36,7 +36,8 @@ const LOGIN_FLAGS: Flag[] = [
   {
     name: "timeout",
     value: "duration",
-    help: "browser login: bounds discovery, DevTools requests and the wait, 1s to 1h (default: 2m)",
+    help:
+      "bounds the login; browser login: discovery, DevTools requests and the wait, 1s to 1h (default: 2m)",
   },
   {
     name: "browser-url",

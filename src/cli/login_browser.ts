@@ -19,28 +19,11 @@ import {
 import type { Runtime } from "./runtime.ts";
 import { recordCells } from "../output/labels.ts";
 import { deferInterrupts } from "./interrupt.ts";
+import { parseDuration } from "./options.ts";
 
-const MIN_TIMEOUT_MS = 1_000;
-const MAX_TIMEOUT_MS = 3_600_000;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
-
-/** `--timeout`: "2m", "90s", "1m30s", "1500ms", or plain seconds; 1s to 1h. */
+/** `--timeout` of the browser login: "2m", "90s", "1m30s", "1500ms", or plain seconds; 1s to 1h (default 2m). */
 export function parseTimeout(raw: unknown): number {
-  if (raw === undefined) return DEFAULT_TIMEOUT_MS;
-  const text = String(raw).trim().toLowerCase();
-  let ms: number | undefined;
-  if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
-  else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text)) {
-    ms = 0;
-    for (const [, n, , unit] of text.matchAll(/(\d+(\.\d+)?)(ms|s|m|h)/g)) ms += Number(n) * UNIT_MS[unit];
-  }
-  if (ms === undefined || !Number.isFinite(ms) || ms < MIN_TIMEOUT_MS || ms > MAX_TIMEOUT_MS) {
-    throw new SvcError(
-      "SVC_INVALID_ARGUMENT",
-      `invalid --timeout "${raw}": expected a duration from 1s to 1h, such as 90s, 2m or 1m30s (default: 2m)`,
-    );
-  }
-  return Math.round(ms);
+  return raw === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(raw);
 }
 
 function httpUrl(value: string, source: string, code: "SVC_INVALID_ARGUMENT" | "SVC_CONFIG_INVALID"): URL {
@@ -103,7 +86,7 @@ function interruptSignal(): { signal: AbortSignal; dispose(): void } {
 }
 
 export async function runBrowserLogin(rt: Runtime): Promise<void> {
-  const timeoutMs = parseTimeout(rt.opts.timeout);
+  const timeoutMs = rt.globals.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const browserUrl = reuseEndpoint(rt.opts.browserUrl, Deno.env.get("SVC_BROWSER_URL"));
   const url = await loginPage(rt);
   // A broken config fails now, before anyone signs in for nothing.

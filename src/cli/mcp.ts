@@ -4,7 +4,7 @@
  */
 
 import { SvcError } from "../core/errors.ts";
-import { networkLimitsFromEnv } from "../gateway/limits.ts";
+import { type NetworkLimits, networkLimitsFromEnv } from "../gateway/limits.ts";
 import type { Runtime } from "./runtime.ts";
 
 async function selection(rt: Runtime) {
@@ -12,6 +12,10 @@ async function selection(rt: Runtime) {
   const toolsets = parseToolsets(rt.opts.toolsets);
   return await selectTools({ toolsets, readOnly: rt.opts.readOnly === true });
 }
+
+/** `--timeout` is the deadline of each tool call (as of one command). */
+const withTimeout = (limits: NetworkLimits, given?: number): NetworkLimits =>
+  given === undefined ? limits : { ...limits, deadlineMs: given, deadlineSet: true };
 
 export async function runServe(rt: Runtime): Promise<void> {
   const { parseBind } = rt.opts.http === undefined
@@ -26,8 +30,9 @@ export async function runServe(rt: Runtime): Promise<void> {
     locale: rt.globals.locale,
     verbose: rt.globals.verbose,
     sandbox: rt.globals.sandbox,
-    // Validated before serving; each tool call gets its own deadline (the server itself is open-ended).
-    limits: networkLimitsFromEnv(),
+    // Validated before serving; each tool call gets its own deadline, --timeout else SVC_DEADLINE_MS
+    // (the server itself runs until stopped).
+    limits: withTimeout(networkLimitsFromEnv(), rt.globals.timeoutMs),
     capture: rt.capture,
   };
   for (const w of rt.warnings) console.error(`Warning: ${w}`);

@@ -86,7 +86,12 @@ export async function runDoctor(rt: Runtime): Promise<void> {
   }
   const flagged = ["wtoken", "wrtoken", "cookie"].some((k) => rt.opts[k] !== undefined);
   const fromEnv = !flagged && !!(Deno.env.get("SVC_WTOKEN")?.trim() || Deno.env.get("SVC_WRTOKEN")?.trim());
-  const gw = new Gateway({ hosts: rt.upstreamHosts(), locale: rt.globals.locale, trace: rt.trace.bind(rt) });
+  const gw = new Gateway({
+    hosts: rt.upstreamHosts(),
+    locale: rt.globals.locale,
+    trace: rt.trace.bind(rt),
+    ...rt.networkLimits(),
+  });
   try {
     const report = await doctor({
       version: VERSION,

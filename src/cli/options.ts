@@ -16,6 +16,11 @@ export interface GlobalOptions {
   sandbox: boolean;
   /** `--capture`, else SVC_CAPTURE_DIR: where this run's upstream exchanges are saved, redacted. */
   capture?: string;
+  /**
+   * `--timeout` (spec §10), in ms: bounds the whole command (instead of SVC_DEADLINE_MS); for `stats`
+   * each upstream request, for `mcp` each tool call; for `login` also the browser sign-in.
+   */
+  timeoutMs?: number;
 }
 
 export type { LocationOverride } from "../services/location.ts";
@@ -112,7 +117,27 @@ export function parseGlobals(opts: Record<string, unknown>): GlobalOptions {
     profile: validateProfileName(String(opts.profile ?? DEFAULT_PROFILE)),
     sandbox: sandboxRun(opts),
     ...(capture ? { capture } : {}),
+    ...(opts.timeout === undefined ? {} : { timeoutMs: parseDuration(opts.timeout) }),
   };
+}
+
+const MIN_TIMEOUT_MS = 1_000;
+const MAX_TIMEOUT_MS = 3_600_000;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** A `--timeout` duration: "2m", "90s", "1m30s", "1500ms", or plain seconds; 1s to 1h. */
+export function parseDuration(raw: unknown): number {
+  const text = String(raw).trim().toLowerCase();
+  let ms: number | undefined;
+  if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
+  else if (/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text)) {
+    ms = 0;
+    for (const [, n, , unit] of text.matchAll(/(\d+(\.\d+)?)(ms|s|m|h)/g)) ms += Number(n) * UNIT_MS[unit];
+  }
+  if (ms === undefined || !Number.isFinite(ms) || ms < MIN_TIMEOUT_MS || ms > MAX_TIMEOUT_MS) {
+    throw usage(`invalid --timeout "${raw}": expected a duration from 1s to 1h, such as 90s, 2m or 1m30s`);
+  }
+  return Math.round(ms);
 }
 
 /** Spec §7 rule 1 (the rule itself lives in services/location.ts, shared with the MCP server). */

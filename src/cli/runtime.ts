@@ -3,7 +3,7 @@
  * gateway, the warnings list, and rendering of the result or error.
  */
 
-import { SvcError, toSvcError } from "../core/errors.ts";
+import { LocationNeedsSession, SvcError, toSvcError } from "../core/errors.ts";
 import { type Paths, resolvePaths, sandboxPaths } from "../config/paths.ts";
 import { type ConfigFile, DEFAULT_PROFILE, type Profile, readConfig, snapshotOf } from "../config/store.ts";
 import {
@@ -60,7 +60,8 @@ export class Runtime {
   readonly paths: Paths;
   /**
    * Set by commands that may legitimately run for minutes (`stats` syncing a long history, servers):
-   * their calls keep per-request timeouts but no whole-command deadline unless SVC_DEADLINE_MS is set.
+   * their calls keep per-request timeouts (`--timeout` sets them) but no whole-command deadline
+   * unless SVC_DEADLINE_MS is set.
    */
   openEnded = false;
   /** The validated --address / --lat+--lon override of a location-aware command. */
@@ -250,12 +251,28 @@ export class Runtime {
     return this.session;
   }
 
+  /**
+   * The network limits of this run, validated before any call (SVC_INVALID_ARGUMENT). `--timeout`,
+   * else SVC_DEADLINE_MS, is the deadline of every upstream call of the command. Open-ended commands
+   * (a long history sync, a server) get no whole-command deadline unless SVC_DEADLINE_MS is set;
+   * there `--timeout` bounds each upstream request instead (the sync and the serving run on).
+   */
+  networkLimits(): { timeoutMs: number; signal?: AbortSignal; deadlineMs?: number } {
+    const { timeoutMs, deadlineMs, deadlineSet } = networkLimitsFromEnv();
+    const given = this.globals.timeoutMs;
+    if (this.openEnded) {
+      return {
+        timeoutMs: given ?? timeoutMs,
+        ...(deadlineSet ? { signal: AbortSignal.timeout(deadlineMs), deadlineMs } : {}),
+      };
+    }
+    const deadline = given ?? deadlineMs;
+    return { timeoutMs, signal: AbortSignal.timeout(deadline), deadlineMs: deadline };
+  }
+
   async getGateway(): Promise<Gateway> {
     if (this.gateway) return this.gateway;
-    // Validated before any call (SVC_INVALID_ARGUMENT); the deadline bounds every call of this run.
-    // Open-ended commands (a long history sync, a server) get one only when SVC_DEADLINE_MS is set.
-    const { timeoutMs, deadlineMs, deadlineSet } = networkLimitsFromEnv();
-    const bounded = !this.openEnded || deadlineSet;
+    const limits = this.networkLimits();
     // Loaded here, not at start-up: a run that makes no call (status without credentials, usage
     // errors, local-only commands) never pays for the HTTP client.
     const { Gateway } = await import("../gateway/client.ts");
@@ -264,8 +281,7 @@ export class Runtime {
       locale: this.globals.locale,
       auth: await this.getSession(),
       trace: this.globals.verbose ? (l) => console.error(l) : undefined,
-      timeoutMs,
-      ...(bounded ? { signal: AbortSignal.timeout(deadlineMs), deadlineMs } : {}),
+      ...limits,
       ...(this.capture ? { capture: this.capture } : {}),
     });
     return this.gateway;
@@ -351,11 +367,14 @@ export class Runtime {
     if (
       this.globals.sandbox && (err.code === "SVC_AUTH_REQUIRED" || err.code === "SVC_AUTH_REFRESH_FAILED")
     ) {
+      const login =
+        "in the sandbox, `svc sandbox login` signs the demo user in again (sandbox state is kept)";
       err = new SvcError(err.code, err.message, {
         details: err.details,
         retry: err.retry,
         facts: err.facts,
-        hint: "in the sandbox, `svc sandbox login` signs the demo user in again (sandbox state is kept)",
+        // Without a session the account's address is unknown: the location flags still work.
+        hint: err instanceof LocationNeedsSession ? `${login}; or ${err.alternative}` : login,
       });
     }
     const forms = this.secretForms();

@@ -77,6 +77,12 @@ export const GLOBAL_FLAGS: readonly Flag[] = [
     value: "dir",
     help: "save this run's upstream requests and responses, redacted, under dir (also SVC_CAPTURE_DIR)",
   },
+  {
+    name: "timeout",
+    value: "duration",
+    help: "bound the whole command, e.g. 30s or 2m, 1s to 1h (default: 60s, or SVC_DEADLINE_MS); " +
+      "stats: each upstream request, mcp: each tool call (not the serving)",
+  },
 ].map((f) => ({ ...f, group: "global" as const }));
 
 export const LOCATION_FLAGS: readonly Flag[] = [
@@ -108,13 +114,17 @@ export const SHOW_HIGHLIGHTS: Flag = {
   help: "Highlights column: auto (default), bare flag forces it, =false hides it",
 };
 
-/** Every flag a command accepts, in help order: its own, then location/credentials, then global. */
+/**
+ * Every flag a command accepts, in help order: its own, then location/credentials, then global. A
+ * command's own flag of a global's name (`login --timeout`) is listed once, with its own help.
+ */
 export function flagsOf(cmd: Cmd): Flag[] {
+  const own = (f: Flag) => cmd.flags?.some((o) => o.name === f.name);
   return [
     ...(cmd.flags ?? []).map((f) => ({ ...f, group: f.group ?? "own" as const })),
-    ...(cmd.location ? LOCATION_FLAGS.filter((f) => !cmd.flags?.some((o) => o.name === f.name)) : []),
-    ...(cmd.auth ? AUTH_FLAGS.filter((f) => !cmd.flags?.some((o) => o.name === f.name)) : []),
-    ...GLOBAL_FLAGS,
+    ...(cmd.location ? LOCATION_FLAGS.filter((f) => !own(f)) : []),
+    ...(cmd.auth ? AUTH_FLAGS.filter((f) => !own(f)) : []),
+    ...GLOBAL_FLAGS.filter((f) => !own(f)),
   ];
 }
 

@@ -99,11 +99,27 @@ export function isSvcError(e: unknown): e is SvcError {
 }
 
 /**
+ * SVC_AUTH_REQUIRED because a location was needed and only the account's address could give it,
+ * without a session (spec §4.5 marks discovery (A); §7). Unlike a rejected session it ends no
+ * fallback: what needs a location degrades as for SVC_LOCATION_RESOLVE_ERROR, and a location
+ * override does without a session.
+ */
+export class LocationNeedsSession extends SvcError {
+  /** What works without a session ("pass --address … or --lat … --lon …"), for hints that name a login. */
+  readonly alternative: string;
+  constructor(message: string, alternative: string) {
+    super("SVC_AUTH_REQUIRED", message, { hint: `run \`svc login\`, or ${alternative}` });
+    this.alternative = alternative;
+  }
+}
+
+/**
  * Errors no fallback can help with: a missing session, a denied permission, an interrupt, or anything
- * that is not an SvcError. Everything else (a page that is down, changed or not found) may be
- * answered by another source.
+ * that is not an SvcError. Everything else (a page that is down, changed or not found, or no location
+ * for want of a session) may be answered by another source.
  */
 export function endsFallback(e: unknown): boolean {
+  if (e instanceof LocationNeedsSession) return false;
   return !(e instanceof SvcError) ||
     ["SVC_INTERRUPTED", "SVC_PERMISSION_DENIED", "SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED"].includes(
       e.code,

@@ -309,7 +309,8 @@ export class Gateway {
         "SVC_UPSTREAM_TEMPORARY",
         `the command's deadline of ${this.deadlineMs ?? "?"} ms passed (at ${spec.method} ${spec.path})`,
         {
-          hint: "the upstream is slow or not answering; try again later (SVC_DEADLINE_MS sets the deadline)",
+          hint: "the upstream is slow or not answering; try again later, or allow more time with --timeout " +
+            "(e.g. --timeout 2m; SVC_DEADLINE_MS sets the default)",
           retry: { retryable: true },
           details: { deadline_ms: this.deadlineMs },
         },

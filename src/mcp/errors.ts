@@ -5,7 +5,7 @@
  * process; messages are phrased for tool arguments instead of CLI flags.
  */
 
-import { type ErrorCode, SvcError, toSvcError } from "../core/errors.ts";
+import { type ErrorCode, LocationNeedsSession, SvcError, toSvcError } from "../core/errors.ts";
 import { redactText } from "../gateway/redact.ts";
 import type { Hosts } from "../gateway/hosts.ts";
 import { type RunScope, scopeCommands } from "../output/hints.ts";
@@ -78,9 +78,11 @@ export function forTools(text: string, hosts?: Hosts, scope?: RunScope): string 
 
 function hintFor(err: SvcError, sandbox: boolean): string | undefined {
   if (err.code === "SVC_AUTH_REQUIRED" || err.code === "SVC_AUTH_REFRESH_FAILED") {
-    return sandbox
+    const login = sandbox
       ? "run `svc sandbox login` in a terminal (signs the sandbox demo user in again); this server picks it up without a restart"
       : "run `svc login` in a terminal; this server picks the new session up without a restart";
+    // Without a session the account's address is unknown: location arguments still work.
+    return err instanceof LocationNeedsSession ? `${login}; or ${err.alternative}` : login;
   }
   if (!err.hint || /--verbose/.test(err.hint)) return undefined;
   return err.hint;

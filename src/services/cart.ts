@@ -442,8 +442,12 @@ export interface RemoveOptions {
   line?: number;
 }
 
-/** The basket line(s) a remove targets: the item's only line, the --line one, or all with --all. */
-function targetLines(basket: Basket, itemId: string, opts: RemoveOptions): number[] {
+/**
+ * The basket line(s) a remove targets: the item's only line, the --line one, or all with --all. The
+ * basket stays the chosen one (spec §4.3: --venue-id, else the first); an item that is only in
+ * other baskets is named with the baskets that hold it (`baskets`: all of them).
+ */
+function targetLines(basket: Basket, itemId: string, opts: RemoveOptions, baskets: Basket[] = []): number[] {
   const matching = basket.lines.map((l, i) => [l, i] as const).filter(([l]) => l.id === itemId);
   if (opts.line !== undefined) {
     const line = basket.lines[opts.line - 1];
@@ -466,9 +470,24 @@ function targetLines(basket: Basket, itemId: string, opts: RemoveOptions): numbe
     return [opts.line - 1];
   }
   if (!matching.length) {
+    const where = `the basket of ${basket.venue.name ?? basket.id}${
+      opts.venueId ? "" : " (the first basket)"
+    }`;
+    const holders = baskets.filter((b) =>
+      b.id !== basket.id && b.venue.id && b.lines.some((l) => l.id === itemId)
+    );
+    if (!holders.length) throw new SvcError("SVC_ITEM_NOT_FOUND", `item ${itemId} is not in ${where}`);
+    const found_in = holders.map((b) => ({
+      venue_id: b.venue.id!,
+      venue_name: b.venue.name,
+      basket_id: b.id,
+    }));
     throw new SvcError(
       "SVC_ITEM_NOT_FOUND",
-      `item ${itemId} is not in the basket of ${basket.venue.name ?? basket.id}`,
+      `item ${itemId} is not in ${where}; it is in the basket of ${
+        found_in.map((h) => `${h.venue_name ?? h.basket_id} (${h.venue_id})`).join(" and of ")
+      }`,
+      { hint: `pick that basket with --venue-id ${found_in[0].venue_id}`, facts: { found_in } },
     );
   }
   if (matching.length > 1 && !opts.all) {
@@ -494,10 +513,11 @@ export async function removeItem(
   opts: RemoveOptions,
 ): Promise<RemoveResult> {
   return await serialized(async () => {
-    const basket = requireBasket(await loadBaskets(ctx, loc, { strict: true }), opts.venueId);
+    const baskets = await loadBaskets(ctx, loc, { strict: true });
+    const basket = requireBasket(baskets, opts.venueId);
     // An incomplete snapshot may miss the very line asked for: say so before looking for it.
     assertCompleteSnapshot(basket);
-    const targets = targetLines(basket, itemId, opts);
+    const targets = targetLines(basket, itemId, opts, baskets);
     let removed = 0;
     const remaining: BasketLine[] = [];
     basket.lines.forEach((line, i) => {

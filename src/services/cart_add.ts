@@ -11,6 +11,7 @@ import type { ServiceContext } from "./context.ts";
 import type { ResolvedLocation } from "./location.ts";
 import type { VenueStatic } from "./venue_lookup.ts";
 import { identityOf, openVenue } from "./venue.ts";
+import { closedText, venueOpening } from "./opening.ts";
 import {
   assortmentDetails,
   contentDetail,
@@ -590,6 +591,7 @@ export async function addToCart(
       lines: withMoney,
     };
     if (opts.dryRun) {
+      await warnIfClosed(ctx, plan, plan.basket);
       const before = await basketCount(ctx);
       const sum = lines.reduce((n, l) => n + (l.price ?? 0), 0);
       return {
@@ -602,9 +604,28 @@ export async function addToCart(
       };
     }
     const basketId = await postBasket(ctx, venue.id, currency, lines);
-    const { baskets: _after, ...totals } = await totalsAfter(ctx, loc, venue.id);
+    const { baskets: after, ...totals } = await totalsAfter(ctx, loc, venue.id);
+    await warnIfClosed(ctx, plan, after.find((b) => b.venue.id === venue.id));
     return { basket_id: basketId, ...base, dry_run: false, ...totals };
   });
+}
+
+/**
+ * A basket at a venue that takes no orders now is kept (it can be ordered once the venue opens), but
+ * the add says so, with when it opens. The basket page, read anyway, says whether the venue is
+ * available; only when it is not is the live page asked for the opening time. Never fails the add.
+ */
+async function warnIfClosed(ctx: ServiceContext, plan: AddPlan, basket: Basket | undefined): Promise<void> {
+  if (basket?.venue.available !== false) return;
+  let when: string;
+  try {
+    when = closedText(await venueOpening(ctx, plan.venue.slug, plan.loc, plan.venue.live));
+  } catch (e) {
+    if (e instanceof SvcError && e.code === "SVC_INTERRUPTED") throw e;
+    when = closedText(null);
+  }
+  const name = basket.venue.name ?? identityOf(plan.venue).name ?? plan.venue.slug;
+  ctx.warn(`${name} is not taking orders now: ${when}; the item stays in the basket for when it opens`);
 }
 
 /** Fills option and value names of a basket's lines from the assortment (for `cart show --details`). */

@@ -12,10 +12,19 @@ import { resolveVenue, venueFacts } from "./venue_lookup.ts";
 import { iso3 } from "../core/countries.ts";
 import { assortmentRoot, MAX_CATEGORY_DEPTH } from "./venue.ts";
 import { requireShape } from "../gateway/shapes.ts";
+import { closedText, type Opening, venueOpening } from "./opening.ts";
+import { blockedReasons } from "./checkout_explain.ts";
 
 export type DeliveryMode = "standard" | "priority" | "schedule";
 
+/** The delivery method a preview prices: home delivery (takeaway is another method, never a mode). */
+export const PRICED_METHOD = "homedelivery";
+
+/** The `--delivery-mode` values of the top-level layout (and the MCP tool's `delivery_mode`). */
+export const TOP_LEVEL_MODES: readonly DeliveryMode[] = ["standard", "priority"];
+
 export interface DeliveryConfig {
+  /** The config's schedule slug ("standard", "priority"): the delivery mode. */
   mode: string;
   label: string | null;
   method: string | null;
@@ -31,14 +40,32 @@ export interface CheckoutRow {
 
 export interface CheckoutPreview {
   preview_only: true;
+  /** "blocked": the marketplace would not take this order now (see `blocked_reasons`). */
+  status: "ready" | "blocked";
+  /** Why: the venue is closed (and until when), then each unavailable item; empty when ready. */
+  blocked_reasons: string[];
   basket_id: string;
-  venue: { id: string; name: string | null; currency: string };
+  venue: {
+    id: string;
+    name: string | null;
+    currency: string;
+    /** Whether it takes orders now (basket page, quote and live page); null when none says. */
+    open_now: boolean | null;
+    /** ISO 8601 next opening when it is closed (its live page); null when open or not named. */
+    next_open: string | null;
+  };
   location: { lat: number; lon: number; source: string };
+  /** The delivery method priced: home delivery. Takeaway is another method (`other_methods`), not a mode. */
+  delivery_method: typeof PRICED_METHOD;
   requested_delivery_mode: DeliveryMode;
   applied_delivery_mode: DeliveryMode;
+  /** The modes of home delivery offered now (schedule slugs): what `--delivery-mode` chooses among. */
   available_delivery_modes: string[];
   selected_delivery_config: DeliveryConfig | null;
+  /** One entry per offered mode of home delivery. */
   delivery_configs: DeliveryConfig[];
+  /** Configs of the other delivery methods the quote offers (takeaway): not modes, not priced here. */
+  other_methods: DeliveryConfig[];
   payable_amount: Money;
   rows: CheckoutRow[];
   tip: { amount: Money; config: Record<string, unknown> | null };
@@ -116,24 +143,30 @@ function menuItem(l: BasketLine, venueId: string, index: AssortmentIndex): Recor
   };
 }
 
+type ParsedConfig = DeliveryConfig & { selected: boolean };
+
+/**
+ * The quote's `delivery_configs`: each identified by its schedule slug (the mode) and its method.
+ * Home delivery configs (or configs naming no method) are the modes; the others (takeaway) are
+ * other methods, listed apart so that a takeaway config is never taken for a mode.
+ */
 function parseConfigs(
   raw: unknown,
   currency: string,
   locale: string,
-): Array<DeliveryConfig & { selected: boolean }> {
-  const out: Array<DeliveryConfig & { selected: boolean }> = [];
+): { modes: ParsedConfig[]; others: ParsedConfig[] } {
+  const modes: ParsedConfig[] = [], others: ParsedConfig[] = [];
   for (const c of arr(raw)) {
     const cfg = obj(c);
     const method = str(cfg?.method) ?? null;
-    // A takeaway config is its own mode, never a second "standard" delivery.
-    const takeaway = method === "takeaway";
-    const mode = takeaway ? "takeaway" : str(cfg?.schedule);
+    const mode = str(cfg?.schedule);
     if (!cfg || !mode) continue;
+    const takeaway = method === "takeaway";
     const label = str(cfg.label)?.trim() ?? null;
     const est = obj(cfg.estimate);
     const price = obj(obj(cfg.price)?.price);
     const amount = num(price?.amount);
-    out.push({
+    (method === null || method === PRICED_METHOD ? modes : others).push({
       mode,
       label: takeaway && !/take ?away|pick ?up|collect/i.test(label ?? "") ? "Takeaway" : label,
       method,
@@ -142,16 +175,35 @@ function parseConfigs(
       selected: cfg.selected === true || cfg.is_selected === true,
     });
   }
-  return out;
+  return { modes, others };
 }
+
+/** What a failed mode is explained with: the venue, what `--delivery-mode` takes, other methods, closure. */
+export interface ModeContext {
+  /** The venue's name, for messages. */
+  venue?: string | null;
+  /** Its slug, for the `svc venue hours` hint. */
+  slug?: string | null;
+  /** The values the caller's `--delivery-mode` takes (default: the top level's). */
+  accepted?: readonly string[];
+  /** Methods besides home delivery the quote offers ("takeaway"). */
+  otherMethods?: string[];
+  /** "<venue> is not taking orders now: closed until …" when the venue is closed. */
+  closed?: string | null;
+}
+
+const words = (xs: string[]) => xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} or ${xs.at(-1)}`;
 
 /**
  * Spec §4.4 rule 6: the requested mode is applied unless the response never advertised it, names a
- * different one, or names two at once.
+ * different one, or names two at once. `configs` are the modes of home delivery only. The error
+ * says which modes the venue offers now and which of them `--delivery-mode` takes; `schedule` is
+ * venue availability (rule 7), and a closed venue says until when.
  */
 export function decideDeliveryMode(
   requested: DeliveryMode,
   configs: Array<{ mode: string; selected: boolean }>,
+  context: ModeContext = {},
 ): { applied: DeliveryMode; available: string[] } {
   const available = [...new Set(configs.map((c) => c.mode))];
   const named = [...new Set(configs.filter((c) => c.selected).map((c) => c.mode))];
@@ -159,22 +211,44 @@ export function decideDeliveryMode(
   if (!available.includes(requested)) why = "the checkout did not offer it";
   else if (named.length > 1) why = `the checkout named two modes at once (${named.join(", ")})`;
   else if (named.length === 1 && named[0] !== requested) why = `the checkout applied "${named[0]}" instead`;
-  if (why) {
-    throw new SvcError(
-      "SVC_DELIVERY_MODE_UNAVAILABLE",
-      `delivery mode "${requested}" is not available: ${why}; available: ${available.join(", ") || "none"}`,
-      {
-        facts: { requested_delivery_mode: requested, available_delivery_modes: available },
-        // No mode at all is what a closed venue answers.
-        ...(available.length ? {} : { hint: "the venue may be closed now: see `svc venue hours <venue>`" }),
-      },
-    );
+  if (!why) return { applied: requested, available };
+
+  const who = context.venue ?? "this venue";
+  const others = (context.otherMethods ?? []).map((m) => `${m} (a delivery method, not a mode)`);
+  const offers = available.length || others.length
+    ? `${who} offers now: ${[...available, ...others].join(", ")}`
+    : `${who} offers no delivery mode now`;
+  const takes = available.filter((m) => (context.accepted ?? TOP_LEVEL_MODES).includes(m));
+  const flag = takes.length
+    ? `--delivery-mode takes ${words(takes)} here`
+    : "none of them is a --delivery-mode value";
+  const hours = context.slug ? `\`svc venue hours ${context.slug}\`` : "`svc venue hours <venue>`";
+  let message: string, hint: string;
+  if (!available.length && context.closed) {
+    message = `${context.closed}, so it offers no delivery mode`;
+    hint = `see its opening hours with ${hours}`;
+  } else if (requested === "schedule" && !available.includes(requested)) {
+    message = `"schedule" is not a delivery mode of the checkout: scheduled ordering is the venue's ` +
+      `availability (when it takes orders), not a mode; ${offers}`;
+    hint = `see when it takes orders with ${hours}; ${flag}`;
+  } else if (!available.length) {
+    message = `delivery mode "${requested}" is not available: the checkout offered no delivery mode`;
+    // No mode at all is what a closed venue answers.
+    hint = `the venue may be closed now: see ${hours}`;
+  } else {
+    message = `delivery mode "${requested}" is not available: ${why}; ${offers}`;
+    hint = takes.length ? `use ${takes.map((m) => `--delivery-mode ${m}`).join(" or ")}` : flag;
   }
-  return { applied: requested, available };
+  throw new SvcError("SVC_DELIVERY_MODE_UNAVAILABLE", message, {
+    facts: { requested_delivery_mode: requested, available_delivery_modes: available },
+    hint,
+  });
 }
 
 export interface CheckoutOptions {
   mode: DeliveryMode;
+  /** The values the caller's `--delivery-mode` takes, for the error (default: standard, priority). */
+  acceptedModes?: readonly DeliveryMode[];
   tip?: number;
   promoCode?: string;
   venueId?: string;
@@ -283,8 +357,23 @@ export async function checkoutPreview(
   });
   const res = requireShape("checkout", data);
   const payable = num(res.payable_amount) ?? num(obj(obj(res.payment_breakdown)?.total)?.amount)!;
-  const configs = parseConfigs(res.delivery_configs, currency, ctx.locale);
-  const { applied, available } = decideDeliveryMode(opts.mode, configs);
+  const { modes: configs, others } = parseConfigs(res.delivery_configs, currency, ctx.locale);
+  const disabled = obj(res.purchasing_disabled) ?? null;
+  // A closed venue: the basket page or the quote says so, or the quote offers no mode at all. Only
+  // then is its live page asked, for when it opens.
+  const offline = basket.venue.available === false || str(disabled?.reason) === "venue_offline";
+  const opening: Opening | null = offline || !configs.length ? await venueOpening(ctx, slug, loc) : null;
+  const closed = offline || opening?.open_now === false;
+  const closedLine = closed
+    ? `${basket.venue.name ?? "This venue"} is not taking orders now: ${closedText(opening)}`
+    : null;
+  const { applied, available } = decideDeliveryMode(opts.mode, configs, {
+    venue: basket.venue.name,
+    slug,
+    accepted: opts.acceptedModes,
+    otherMethods: [...new Set(others.map((c) => c.method!))],
+    closed: closedLine,
+  });
   const rows: CheckoutRow[] = arr(res.checkout_rows).map(obj).filter((r) => r && str(r.label)).map((r) => {
     const amt = obj(r!.amount) ?? obj(r!.price_total_amount);
     const minor = num(amt?.amount);
@@ -299,23 +388,34 @@ export async function checkoutPreview(
   // them as its notes (cli/cart.ts), so they are not repeated on its stderr.
   const toasts = arr(res.toasts).map((t) => str(obj(t)?.text)).filter((t): t is string => !!t);
   for (const t of toasts) ctx.warn(`checkout: ${t}`, "in_table");
-  const strip = ({ selected: _s, ...c }: DeliveryConfig & { selected: boolean }) => c;
+  const strip = ({ selected: _s, ...c }: ParsedConfig) => c;
+  const selected = configs.find((c) => c.mode === applied);
+  const blocked = blockedReasons(disabled, closedLine);
   return {
     preview_only: true,
+    status: blocked.length ? "blocked" : "ready",
+    blocked_reasons: blocked,
     basket_id: basket.id,
-    venue: { id: venueId, name: basket.venue.name, currency },
+    venue: {
+      id: venueId,
+      name: basket.venue.name,
+      currency,
+      open_now: closed ? false : (opening?.open_now ?? basket.venue.available),
+      next_open: closed ? (opening?.next_open ?? null) : null,
+    },
     location: { lat: loc.lat, lon: loc.lon, source: loc.source },
+    delivery_method: PRICED_METHOD,
     requested_delivery_mode: opts.mode,
     applied_delivery_mode: applied,
     available_delivery_modes: available,
-    selected_delivery_config:
-      (configs.find((c) => c.mode === applied) && strip(configs.find((c) => c.mode === applied)!)) ?? null,
+    selected_delivery_config: selected ? strip(selected) : null,
     delivery_configs: configs.map(strip),
+    other_methods: others.map(strip),
     payable_amount: money(payable, currency, ctx.locale),
     rows,
     tip: { amount: money(opts.tip ?? 0, currency, ctx.locale), config: obj(res.tip_config) ?? null },
     promo_codes: plan.use_promo_discount_ids,
-    purchasing_disabled: obj(res.purchasing_disabled) ?? null,
+    purchasing_disabled: disabled,
     toasts,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The price explainer of a checkout preview: its rows sorted into the item subtotal, fees,
  * discounts and the tip, checked against the payable amount, and why purchasing is blocked when it
- * is. Pure: it reads a CheckoutPreview and calls nothing.
+ * is (as the preview says). Pure: it reads a CheckoutPreview and calls nothing.
  */
 
 import { formatMinor, type Money, money } from "../core/money.ts";
@@ -34,13 +34,19 @@ export interface CheckoutExplanation {
 
 const TOTAL_ROW = /^price_total/;
 
-/** Why purchasing is blocked: the quote's title or reason, then each unavailable item with its reason. */
-function blockedReasons(disabled: Record<string, unknown> | null): string[] {
-  if (!disabled) return [];
+/**
+ * Why purchasing is blocked: the venue being closed (`closed`, with until when) or else the quote's
+ * title or reason, then each unavailable item with its reason. Empty when nothing blocks it.
+ */
+export function blockedReasons(
+  disabled: Record<string, unknown> | null,
+  closed: string | null = null,
+): string[] {
+  if (!disabled && !closed) return [];
   const out: string[] = [];
-  const head = str(disabled.title) ?? str(disabled.reason);
+  const head = closed ?? str(disabled?.title) ?? str(disabled?.reason);
   if (head) out.push(head);
-  for (const raw of arr(disabled.unavailable_items)) {
+  for (const raw of arr(disabled?.unavailable_items)) {
     const item = obj(raw);
     const name = str(item?.name) ?? str(item?.id);
     if (name) out.push(`${name}: ${str(item?.reason) ?? "unavailable"}`);
@@ -81,10 +87,9 @@ export function explainCheckout(p: CheckoutPreview, locale?: string): CheckoutEx
     ...(tip.amount ? [`${fmt(tip)} tip`] : []),
     ...discounts.map((d) => `− ${fmt(d.amount)} ${d.label}`),
   ];
-  const blocked = blockedReasons(p.purchasing_disabled);
   return {
-    status: blocked.length ? "blocked" : "ready",
-    blocked_reasons: blocked,
+    status: p.status,
+    blocked_reasons: p.blocked_reasons,
     items_subtotal: subtotal,
     fees,
     discounts,

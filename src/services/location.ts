@@ -4,7 +4,7 @@
  * profile's location preference, else the account's default address.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { LocationNeedsSession, SvcError } from "../core/errors.ts";
 import { positionOf } from "../core/geo.ts";
 import { parseCoordinate } from "../core/numbers.ts";
 import { arr, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
@@ -161,6 +161,17 @@ export async function accountAddresses(ctx: ServiceContext): Promise<AccountAddr
   }));
 }
 
+/** How to do without the account's address: the location flags (phrased for tools by the MCP server). */
+const LOCATION_FLAGS_HINT = 'pass --address "<street, city>" or --lat <f> --lon <f>';
+
+const NEEDS_SESSION = "without a location, svc uses the account's address, which needs a signed-in session";
+
+/** Whether a location lookup failed for want of a location (none given and none usable), not for another reason. */
+export function noLocation(e: unknown): e is SvcError {
+  return e instanceof LocationNeedsSession ||
+    (e instanceof SvcError && e.code === "SVC_LOCATION_RESOLVE_ERROR");
+}
+
 export async function resolveLocation(
   ctx: ServiceContext,
   override: LocationOverride,
@@ -204,12 +215,9 @@ export async function resolveLocation(
       };
     }
   }
-  throw new SvcError(
-    "SVC_LOCATION_RESOLVE_ERROR",
-    signedIn ? "the account has no saved address with coordinates" : "no location available",
-    {
-      hint:
-        'pass --address "<street, city>" or --lat <f> --lon <f>, or sign in with an account that has an address',
-    },
-  );
+  // No override, no location preference, no session (spec §4.5 (A), §7): the location flags also work.
+  if (!signedIn) throw new LocationNeedsSession(NEEDS_SESSION, LOCATION_FLAGS_HINT);
+  throw new SvcError("SVC_LOCATION_RESOLVE_ERROR", "the account has no saved address with coordinates", {
+    hint: `${LOCATION_FLAGS_HINT}, or add an address to the account`,
+  });
 }

@@ -5,7 +5,7 @@
  * one warning per reason; availability is only `false` when the payload says so.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { LocationNeedsSession, SvcError } from "../core/errors.ts";
 import { closest } from "../core/suggest.ts";
 import { type Money, money } from "../core/money.ts";
 import type { ItemRef, VenueRef } from "../core/refs.ts";
@@ -942,6 +942,7 @@ export function vatOf(it: Json): number | null {
 
 /** Errors after which another source may still answer (not auth, not an interrupt, not a bug). */
 export function degradable(e: unknown): e is SvcError {
+  if (e instanceof LocationNeedsSession) return true; // no location: a section needing one degrades
   return e instanceof SvcError &&
     !["SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED", "SVC_INTERRUPTED", "SVC_INTERNAL"].includes(e.code);
 }

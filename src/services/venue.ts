@@ -9,7 +9,7 @@ import { WHOLE_MENU_MAX_BYTES } from "../gateway/client.ts";
 import { type Money, money } from "../core/money.ts";
 import type { VenueRef } from "../core/refs.ts";
 import { arr, bool, isObj, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
-import type { ResolvedLocation } from "./location.ts";
+import { noLocation, type ResolvedLocation } from "./location.ts";
 import { dynamicPage, resolveVenue, type VenueNeed, type VenueStatic, venueStatic } from "./venue_lookup.ts";
 
 export { dynamicPage };
@@ -44,7 +44,7 @@ export async function openVenue(
     try {
       return await location();
     } catch (e) {
-      if (!(e instanceof SvcError) || e.code !== "SVC_LOCATION_RESOLVE_ERROR") throw e;
+      if (!noLocation(e)) throw e;
       throw new SvcError(
         "SVC_VENUE_UNRESOLVED",
         `venue id ${ref.id} is not in the slug cache and there is no location to look it up near (${e.message})`,
@@ -382,7 +382,7 @@ export async function venueDetails(
       for (const t of out.fees?.promotions ?? []) if (!out.promotions.includes(t)) out.promotions.push(t);
     } catch (e) {
       if (!degradable(e)) throw e;
-      const how = e.code === "SVC_LOCATION_RESOLVE_ERROR" ? "; pass --address or --lat/--lon for fees" : "";
+      const how = noLocation(e) ? "; pass --address or --lat/--lon for fees" : "";
       ctx.warn(`fees are unavailable: ${e.message} [${e.code}]${how}`);
       out.fees = null;
     }

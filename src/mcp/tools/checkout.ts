@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { SvcError } from "../../core/errors.ts";
 import { basketVenueKey } from "../../core/refs.ts";
-import { checkoutPreview } from "../../services/checkout.ts";
+import { checkoutPreview, TOP_LEVEL_MODES } from "../../services/checkout.ts";
 import { explainCheckout } from "../../services/checkout_explain.ts";
 import { READ, tool, type Toolset } from "../registry.ts";
 import { detail, location, minor, nMoney, nstr, text, venueArg } from "../schemas.ts";
@@ -55,6 +55,7 @@ const preview = tool({
     try {
       const p = await checkoutPreview(call.ctx, loc, {
         mode: args.delivery_mode,
+        acceptedModes: TOP_LEVEL_MODES,
         tip: args.tip,
         promoCode: args.promo_code,
         venueId,
@@ -97,9 +98,8 @@ const preview = tool({
           delivery_configs: [],
           notes: [],
         },
-        summary: `delivery mode "${args.delivery_mode}" is not available; available: ${
-          available.join(", ") || "none"
-        }`,
+        // The same words as the CLI: which modes the venue offers now, which of them delivery_mode takes.
+        summary: `${e.message}; available_delivery_modes: ${available.join(", ") || "none"}`,
       };
     }
   },
