@@ -16,7 +16,7 @@ import {
 } from "../ship/permissions.ts";
 import { baseEnv, ROOT, runIsolated, type RunResult, withEnv } from "./helpers.ts";
 import { headlessWrapper } from "./chromium.ts";
-import { denoDir } from "./support/deno_env.ts";
+import { denoDir, downloadEnv } from "./support/deno_env.ts";
 import { expectExit } from "./support/smoke.ts";
 import { readmeBlock } from "./support/readme.ts";
 
@@ -94,17 +94,56 @@ Deno.test("launcher resolves links without readlink (ls fallback) and when found
   });
 });
 
-Deno.test("the README's install step works as written", async () => {
+/** A loopback port nothing listens on. */
+function closedPort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+Deno.test("the README's install step works as written, and after it svc needs no download", async () => {
   const block = readmeBlock(await Deno.readTextFile(join(ROOT, "README.md")), "install", "sh");
   assert.match(block, /^ln -s "\$PWD\/svc" ~\/\.local\/bin\/svc$/m);
+  assert.match(
+    block,
+    /^tools\/deno\/node_modules\/\.bin\/deno task setup$/m,
+    "the step that fetches the packages",
+  );
   await tempHome(async (dir, env) => {
     // Run from the checkout, as the README says, by a user with ~/.local/bin on PATH; `npm ci` has
-    // been done in this checkout already (and would need the network).
-    const onPath = { ...env, PATH: `${join(env.HOME, ".local", "bin")}:${env.PATH}` };
+    // been done in this checkout already (and would need the network). `deno task setup` runs (in a
+    // warm cache it downloads nothing).
+    const onPath = { ...env, ...downloadEnv(), PATH: `${join(env.HOME, ".local", "bin")}:${env.PATH}` };
     const script = block.split("\n").filter((l) => !/^\s*npm ci\b/.test(l)).join("\n");
     const install = await launch("/bin/sh", ["-ec", script], onPath, ROOT);
     expectExit(install, 0, "install step");
     assert.match(install.stdout, /^5 of \d+ shown/m, "its last line runs svc from PATH");
+    // Then no network: every proxy is a closed port (loopback exempt, where the sandbox is).
+    const proxy = `http://127.0.0.1:${closedPort()}`;
+    const offline = {
+      ...env,
+      PATH: onPath.PATH,
+      HTTPS_PROXY: proxy,
+      HTTP_PROXY: proxy,
+      ALL_PROXY: proxy,
+      NO_PROXY: "127.0.0.1,localhost",
+    };
+    for (
+      const cmd of ["svc --sandbox top 1", "svc --sandbox status --format yaml", "svc --sandbox mcp tools"]
+    ) {
+      const r = await launch("/bin/sh", ["-c", cmd], offline, join(dir, "home"));
+      expectExit(r, 0, `${cmd} with no network`);
+      assert.doesNotMatch(r.stderr, /Download/, `${cmd}: nothing left to download`);
+    }
+    // The dashboard build of `svc --sandbox stats` (Deno's bundler, sql.js, uPlot) needs no network either.
+    const bundle = await launch(
+      Deno.execPath(),
+      ["bundle", "--quiet", "--platform", "browser", "-o", join(dir, "app.js"), "dashboard/app.ts"],
+      offline,
+      ROOT,
+    );
+    expectExit(bundle, 0, "the dashboard bundle with no network");
     assert.equal(await Deno.readLink(join(env.HOME, ".local", "bin", "svc")), join(ROOT, "svc"));
     const v = await launch("/bin/sh", ["-c", "svc --version"], onPath, join(dir, "home"));
     expectExit(v, 0, "svc on PATH");
@@ -112,6 +151,37 @@ Deno.test("the README's install step works as written", async () => {
     const top = await launch("/bin/sh", ["-c", "svc --sandbox top 1"], onPath, join(dir, "home"));
     expectExit(top, 0, "svc --sandbox top 1 on PATH");
   });
+});
+
+Deno.test("deno task setup fetches every npm package deno.lock pins (its entry points reach them all)", async () => {
+  const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  const setup: string = config.tasks.setup;
+  const installs = setup.match(/deno install --entrypoint ([^&]+)&&/)?.[1].trim().split(/\s+/) ?? [];
+  assert.ok(installs.includes("main.ts"), setup);
+  // `--sandbox stats` bundles the dashboard: Deno's bundler itself comes from npm on first use.
+  const bundled = setup.match(/&& deno bundle [^&]*?(\S+\.ts)\b/)?.[1];
+  assert.equal(bundled, "dashboard/app.ts", "the bundler is fetched too, on the dashboard");
+  const entries = [...installs, bundled];
+  const reached = new Set<string>();
+  for (const entry of entries) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json", "--config", join(ROOT, "deno.json"), join(ROOT, entry)],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    assert.ok(out.success, `deno info ${entry}`);
+    const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+      modules: Array<{ kind?: string; npmPackage?: string }>;
+    };
+    for (const m of info.modules) {
+      if (m.kind === "npm" && m.npmPackage) reached.add(m.npmPackage.replace(/(.)@.*$/, "$1"));
+    }
+  }
+  const pinned = Object.keys(JSON.parse(await Deno.readTextFile(join(ROOT, "deno.lock"))).specifiers)
+    .filter((k) => k.startsWith("npm:"))
+    .map((k) => k.slice(4).replace(/(.)@.*$/, "$1"));
+  assert.ok(pinned.length >= 5, `${pinned.length} npm packages pinned`);
+  assert.deepEqual(pinned.filter((p) => !reached.has(p)), [], "packages no setup entry point reaches");
 });
 
 /** The checkout, as the launcher resolves it. */

@@ -1,6 +1,8 @@
 /**
  * Every `svc …` example in the README's `sh` blocks runs as written against the sandbox, in order,
- * from a fresh home (SVC_SANDBOX=1, a pinned sandbox clock). Commands that keep running (servers,
+ * from a fresh home (SVC_SANDBOX=1, a pinned sandbox clock), with the blocks' `mkdir -p ~/…` lines
+ * that prepare folders for them (nothing else creates a folder: `svc … > ~/dir/file` must work as
+ * the README writes it). Commands that keep running (servers,
  * the browser login) are checked by the parser only: they must be valid command lines. Synopses
  * (with `[optional]` parts and `<placeholders>`) live in `text` blocks and are not examples.
  */
@@ -11,6 +13,9 @@ import { ROOT as TREE } from "../src/cli/commands.ts";
 import { parseArgv } from "../src/cli/parse.ts";
 import { baseEnv, ROOT } from "./helpers.ts";
 import { denoDir } from "./support/deno_env.ts";
+
+/** A line that only creates folders in the home directory. */
+const MKDIR = /^mkdir -p( ~\/[\w./-]+)+$/;
 
 interface Example {
   line: string;
@@ -24,7 +29,7 @@ function examples(readme: string): Example[] {
     const first = readme.slice(0, m.index!).split("\n").length + 1;
     m[1].split("\n").forEach((raw, i) => {
       const line = raw.replace(/^\$ /, "").trim();
-      if (/^svc(\s|$)/.test(line)) out.push({ line, at: first + i });
+      if (/^svc(\s|$)/.test(line) || MKDIR.test(line)) out.push({ line, at: first + i });
     });
   }
   return out;
@@ -55,16 +60,13 @@ function longRunning(args: string[]): boolean {
 Deno.test("README: every svc example runs as written against the sandbox", async () => {
   const readme = await Deno.readTextFile(join(ROOT, "README.md"));
   const all = examples(readme);
-  assert.ok(all.length >= 15, `found ${all.length} examples`);
+  assert.ok(all.filter((e) => !MKDIR.test(e.line)).length >= 15, `found ${all.length} examples`);
   const home = await Deno.makeTempDir({ prefix: "svc-readme-" });
   const bin = join(home, "bin");
   try {
     await Deno.mkdir(bin);
     // `svc` on PATH as the README installs it: the launcher, through a symlink.
     await Deno.symlink(join(ROOT, "svc"), join(bin, "svc"));
-    for (const dir of [".local/share/bash-completion/completions", ".config/fish/completions", ".zfunc"]) {
-      await Deno.mkdir(join(home, dir), { recursive: true });
-    }
     const env = {
       ...baseEnv(),
       HOME: home,
@@ -75,8 +77,14 @@ Deno.test("README: every svc example runs as written against the sandbox", async
     };
     let ran = 0;
     for (const { line, at } of all) {
-      const args = words(line);
       const where = `README.md:${at}: ${line}`;
+      if (MKDIR.test(line)) {
+        const out = await new Deno.Command("sh", { args: ["-c", line], env, clearEnv: true, cwd: home })
+          .output();
+        assert.equal(out.code, 0, `${where}: ${new TextDecoder().decode(out.stderr)}`);
+        continue;
+      }
+      const args = words(line);
       assert.doesNotMatch(
         line,
         /<[a-z-]+>|\[[a-z-]/,

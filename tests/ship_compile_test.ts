@@ -105,3 +105,20 @@ Deno.test("the release workflow: on a v* tag, binaries, dashboard tarball and th
   assert.ok(runs.includes('build/dashboard/svc-stats-bundle-"$tag".tar.gz.sha256'), runs);
   assert.doesNotMatch(runs, /(^|\s)(-A|--allow-all)(\s|$)/m);
 });
+
+Deno.test("the release workflow publishes the tag to JSR (OIDC) after the smoke tests, dry run included", async () => {
+  const text = await Deno.readTextFile(join(ROOT, ".github", "workflows", "release.yml"));
+  const wf = load(text) as {
+    permissions: Record<string, string>;
+    jobs: Record<string, { steps: Array<{ name?: string; run?: string }> }>;
+  };
+  assert.equal(wf.permissions["id-token"], "write", "JSR takes GitHub's OIDC token: no secret");
+  const steps = Object.values(wf.jobs).flatMap((j) => j.steps);
+  const publish = steps.findIndex((s) => /^deno publish\s*$/m.test(s.run ?? ""));
+  assert.ok(publish > 0, "a `deno publish` step");
+  const smoke = steps.findIndex((s) => (s.run ?? "").includes("tests/ship_publish_test.ts"));
+  assert.ok(smoke >= 0 && smoke < publish, "the dry-run test runs before publishing");
+  const compile = steps.findIndex((s) => (s.run ?? "").includes("deno task compile"));
+  assert.ok(compile < publish, "the tag is checked against the version (compile) before publishing");
+  assert.doesNotMatch(steps[publish].run ?? "", /--allow-dirty|--allow-slow-types|--token/);
+});

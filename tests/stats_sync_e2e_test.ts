@@ -1,7 +1,7 @@
 /** `svc stats sync`: full then incremental with exact request counts, kill and resume, 429/503, auth. */
 
 import assert from "node:assert/strict";
-import { calls, type Env, spawnSvc, withEnv } from "./helpers.ts";
+import { baseEnv, calls, collect, type Env, spawnSvc, withEnv } from "./helpers.ts";
 import { dbPath, history, query, signIn, statsEnv } from "./stats_helpers.ts";
 import { allOrders } from "../src/sandbox/data/account.ts";
 
@@ -266,4 +266,42 @@ Deno.test("stats summary: figures from the local file; no file yet is SVC_STATS_
     const table = await t.run(["stats", "summary"], statsEnv(t));
     assert.match(table.stdout, /Top venues by spend/);
   });
+});
+
+Deno.test("stats sync: the real service is paced (100 ms floor), the sandbox is not; the env var overrides both", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    await history(t, 3);
+    // A marketplace at SVC_*_URL is the real service as far as svc knows: the default floor.
+    const real = { ...statsEnv(t) };
+    delete real.SVC_STATS_MIN_INTERVAL_MS;
+    const r = await t.run(["stats", "sync", "--json"], real);
+    assert.equal(r.code, 0, r.stderr);
+    const data = r.json<{ sync: SyncData & { pacing_floor_ms: number } }>().data.sync;
+    assert.equal(data.details_fetched, 3);
+    assert.equal(data.pacing_floor_ms, 100);
+    const tuned = await t.run(
+      ["stats", "sync", "--resync", "--json"],
+      statsEnv(t, { SVC_STATS_MIN_INTERVAL_MS: "40" }),
+    );
+    assert.equal(tuned.json<{ sync: { pacing_floor_ms: number } }>().data.sync.pacing_floor_ms, 40);
+  });
+  // `--sandbox`: the simulator limits nothing (its rate limit is opt-in), so the sync has no floor. The
+  // whole demo history (1,130 orders) comes through.
+  const dir = await Deno.makeTempDir({ prefix: "svc-sandbox-stats-" });
+  try {
+    const env = { ...baseEnv(), HOME: dir };
+    const r = await collect(spawnSvc(["--sandbox", "stats", "sync", "--json"], env));
+    assert.equal(r.code, 0, r.stderr);
+    const data = r.json<{ sync: SyncData & { pacing_floor_ms: number } }>().data.sync;
+    assert.equal(data.pacing_floor_ms, 0);
+    assert.equal(data.details_fetched, 1130);
+    assert.equal(data.throttled_calls, 0);
+    const pinned = await collect(
+      spawnSvc(["--sandbox", "stats", "sync", "--json"], { ...env, SVC_STATS_MIN_INTERVAL_MS: "5" }),
+    );
+    assert.equal(pinned.json<{ sync: { pacing_floor_ms: number } }>().data.sync.pacing_floor_ms, 5);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -50,21 +50,25 @@ export async function renderError(err: SvcError, ctx: ErrorContext): Promise<voi
   });
   ctx = { ...ctx, warnings: ctx.warnings.map((w) => scopeCommands(w, scope)) };
   if (ctx.format !== "table" && err.code !== "SVC_OUTPUT_ERROR") {
+    const envelope = (e: SvcError): Envelope => ({
+      meta: makeMeta(ctx.profile, ctx.locale),
+      data: null,
+      warnings: ctx.warnings,
+      error: errorObject(e, ctx.verbose),
+    });
     try {
-      await writeEnvelope(
-        {
-          meta: makeMeta(ctx.profile, ctx.locale),
-          data: null,
-          warnings: ctx.warnings,
-          error: errorObject(err, ctx.verbose),
-        },
-        ctx.format,
-        ctx.byInterrupt,
-      );
+      await writeEnvelope(envelope(err), ctx.format, ctx.byInterrupt);
       return;
     } catch (e) {
       if (e instanceof Deno.errors.BrokenPipe) return;
       err = toSvcError(e);
+      // js-yaml could not be had: the envelope in JSON, which is YAML too.
+      if (err.code === "SVC_PACKAGE_UNAVAILABLE") {
+        try {
+          await writeEnvelope(envelope(err), "json", ctx.byInterrupt);
+          return;
+        } catch { /* then stderr */ }
+      }
     }
   }
   if (ctx.byInterrupt && !interruptMayWrite()) return;

@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   SVC_PROFILE_ERROR: EXIT.error,
   SVC_FILE_ERROR: EXIT.error,
   SVC_LOCATION_RESOLVE_ERROR: EXIT.error,
+  // the runtime could not download a package (or module) svc needs and it is not in Deno's cache
+  SVC_PACKAGE_UNAVAILABLE: EXIT.error,
   // session
   SVC_AUTH_REQUIRED: EXIT.auth,
   SVC_AUTH_REFRESH_FAILED: EXIT.auth,
@@ -205,11 +207,67 @@ export function missingImportMap(e: unknown): SvcError | undefined {
   );
 }
 
+/** `//user:password@` out of URLs, and queries, so a registry's credentials never reach the output. */
+const safeUrls = (text: string) =>
+  text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi, "$1").replace(
+    /(https?:\/\/[^\s?#)]*)[?#][^\s)]*/gi,
+    "$1",
+  );
+
+/** Why a download failed, in one line: the innermost cause of a connection error, else the first cause. */
+function downloadReason(causes: string[]): string {
+  const first = causes[0] ?? "";
+  const sent = first.match(/^error sending request for url \(([^)]*)\)/);
+  if (sent) {
+    let host = "";
+    try {
+      host = new URL(sent[1]).host;
+    } catch { /* no host to name */ }
+    const last = causes[causes.length - 1].replace(/ \(os error \d+\)$/, "");
+    return `${last.charAt(0).toLowerCase()}${last.slice(1)}${host ? ` (${host})` : ""}`;
+  }
+  return first.replace(/^Bad response: (\d+)$/, "the registry answered HTTP $1");
+}
+
+/**
+ * An npm package (or, for a run from a URL, one of svc's modules) that Deno had to download when a
+ * command first needed it, and could not: no network, a registry or proxy that is down, a TLS error.
+ * SVC_PACKAGE_UNAVAILABLE with the next step (fetch everything once while online). Undefined for
+ * anything else.
+ */
+export function packageUnavailable(e: unknown): SvcError | undefined {
+  if (!(e instanceof Error)) return undefined;
+  const text = e.message.replace(ANSI, "");
+  const npm = text.match(/Failed (?:caching|loading \S+ for) npm package ['"]([^'"]+)['"]/) ??
+    text.match(/Failed loading \S+ for package "([^"]+)"/);
+  const remote = npm ? undefined : text.match(/^Import '(https?:\/\/[^']+)' failed(?::|\.)\s*(.*)$/m);
+  if (!npm && !remote) return undefined;
+  const causes = [...text.matchAll(/^\s*\d+: (.*\S)\s*$/gm)].map((m) => m[1]);
+  const reason = safeUrls(npm ? downloadReason(causes) : remote![2] || downloadReason(causes)).slice(0, 200);
+  const root = svcRoot();
+  const local = !/^[a-z]+:\/\//i.test(root);
+  const what = npm ? `the npm package "${npm[1]}"` : `svc's module ${safeUrls(remote![1])}`;
+  return new SvcError(
+    "SVC_PACKAGE_UNAVAILABLE",
+    `this command needs ${what}, which is not in Deno's cache and could not be downloaded` +
+      (reason ? `: ${reason}` : ""),
+    {
+      cause: e,
+      hint:
+        (local
+          ? `fetch everything svc uses once, while online: \`deno task setup\` in ${root} (README, "Install")`
+          : "run svc once while online: Deno keeps what it downloads in its cache (DENO_DIR)") +
+        "; otherwise check the network, the proxy (HTTPS_PROXY) or the registry (NPM_CONFIG_REGISTRY)",
+      facts: npm ? { package: npm[1] } : { module: safeUrls(remote![1]) },
+    },
+  );
+}
+
 /** Wraps anything thrown into an SvcError without leaking a stack trace to users. */
 export function toSvcError(e: unknown): SvcError {
   if (isSvcError(e)) return e;
   if (e instanceof Deno.errors.Interrupted) return new SvcError("SVC_INTERRUPTED", "interrupted");
-  const denied = permissionDenied(e) ?? missingImportMap(e);
+  const denied = permissionDenied(e) ?? missingImportMap(e) ?? packageUnavailable(e);
   if (denied) return denied;
   const message = (e instanceof Error ? e.message : String(e)).replace(ANSI, "");
   return new SvcError("SVC_INTERNAL", `unexpected internal error: ${message}`, { cause: e });

@@ -54,6 +54,8 @@ export interface SyncResult {
   stop_reason?: StopReason;
   /** Calls answered 429/503 (each retried after the pacer's backoff). */
   throttled_calls: number;
+  /** The least spacing between calls (ms): 100 for the real service, 0 in the sandbox (not paced). */
+  pacing_floor_ms: number;
   requests: number;
 }
 
@@ -394,6 +396,7 @@ export async function syncHistory(opts: SyncOptions): Promise<SyncResult> {
     duration_ms: Math.round(performance.now() - t0),
     ...(stop ? { stop_reason: stop } : {}),
     throttled_calls: pacer.throttled,
+    pacing_floor_ms: pacer.floorMs,
     requests: pacer.calls,
   };
 }
