@@ -433,6 +433,18 @@ Deno.test({
                     ),
                   );
                   assert.equal(weeks.scales.y[0], 0);
+                  const inWeeks = query<{ n: number }>(
+                    db,
+                    `SELECT COUNT(*) AS n FROM orders WHERE currency = 'EUR' AND ${COUNTED} AND order_local_date BETWEEN ? AND ?`,
+                    addDays(TODAY, -89),
+                    TODAY,
+                  )[0].n;
+                  assert.ok(inWeeks > 5);
+                  assert.equal(
+                    (weeks.series[0].values as number[]).reduce((a, b) => a + b, 0),
+                    inWeeks,
+                    "every order of the 90 days in its week",
+                  );
                   await page.eval(`document.querySelector('[data-range="365"]').click()`);
                   await page.complete();
                   const months = (await page.eval<ChartState[]>("window.__svcStats.charts()")).find((c) =>
