@@ -281,7 +281,15 @@ Deno.test("stats server: the dashboard's copy holds every order without the stor
   await withEnv(async (t) => {
     await signIn(t);
     await sim(t, "history", { size: 40 });
-    const served = await serveOnce(t, ["--json", "--port", String(freePort())], {
+    // A first sync, then a temp copy a killed server left behind an hour ago.
+    const first = await serveOnce(t, ["--json", "--port", String(freePort())]);
+    assert.equal(first.code, 130, first.stderr);
+    const dbDir = join(t.dir, "stats", "db");
+    const stale = join(dbDir, `.dashboard-${crypto.randomUUID()}.sqlite`);
+    await Deno.writeTextFile(stale, "half a copy");
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await Deno.utime(stale, hourAgo, hourAgo);
+    const served = await serveOnce(t, ["--json", "--no-sync", "--port", String(freePort())], {
       whileServing: async (s) => {
         const url = s.envelope!.data.server.url as string;
         const file = dbPath(t);
@@ -319,6 +327,9 @@ Deno.test("stats server: the dashboard's copy holds every order without the stor
       },
     });
     assert.equal(served.code, 130, served.stderr);
+    const left = [];
+    for await (const e of Deno.readDir(dbDir)) left.push(e.name);
+    assert.deepEqual(left, ["svc-history.sqlite"], `no temp copy left, the stale one (${stale}) swept`);
   });
 });
 

@@ -8,6 +8,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { SvcError } from "../core/errors.ts";
 import type { Runtime } from "./runtime.ts";
 import { parseIntFlag } from "./options.ts";
+import { beforeInterruptExit } from "./interrupt.ts";
 import type { SyncResult } from "../stats/sync.ts";
 import type { Summary } from "../stats/queries.ts";
 
@@ -174,6 +175,8 @@ export async function dashboard(rt: Runtime): Promise<void> {
       port,
       trace: rt.globals.verbose ? (l) => console.error(l) : undefined,
     });
+    // The process ends on a signal once its hooks ran: the server closes first (no temp copy left).
+    const unhook = beforeInterruptExit(() => server.close());
     progress.detail(`Listening on ${server.url}`);
     const data = {
       stats_dir: dir,
@@ -212,6 +215,7 @@ export async function dashboard(rt: Runtime): Promise<void> {
     if (rt.globals.format === "table") console.error("Dashboard ready. Press Ctrl-C to stop.");
     await interrupt.stopped;
     await server.close();
+    unhook();
     Deno.exitCode = 130;
   } finally {
     interrupt.dispose();

@@ -23,6 +23,8 @@ interface Built {
 export interface DashboardCopy {
   /** The copy for the file as it is now; null when there is no file. Throws when it cannot be read. */
   get(): Promise<Uint8Array | null>;
+  /** Stops a copy being made and waits until its temp file is gone (before the process exits). */
+  close(): Promise<void>;
 }
 
 function columns(db: DatabaseSync, table: string): string[] {
@@ -36,7 +38,7 @@ const CHUNK = 500;
  * Writes the copy of `dbPath` to `out` (a new file) and returns its bytes. Row by row through two
  * connections: Deno's SQLite refuses ATTACH (and so VACUUM INTO) under scoped permissions.
  */
-async function build(dbPath: string, out: string): Promise<Uint8Array> {
+async function build(dbPath: string, out: string, stopped: () => boolean): Promise<Uint8Array> {
   const src = new DatabaseSync(dbPath, { readOnly: true });
   const db = new DatabaseSync(out);
   try {
@@ -62,7 +64,10 @@ async function build(dbPath: string, out: string): Promise<Uint8Array> {
         let k = 0;
         for (const row of src.prepare(`SELECT ${pick} FROM ${table}`).iterate()) {
           insert.run(...Object.values(row as Record<string, SQLInputValue>));
-          if (++k % CHUNK === 0) await new Promise((r) => setTimeout(r, 0));
+          if (++k % CHUNK === 0) {
+            await new Promise((r) => setTimeout(r, 0));
+            if (stopped()) throw new Error("the server is closing");
+          }
         }
       }
       db.exec("COMMIT");
@@ -79,11 +84,32 @@ async function build(dbPath: string, out: string): Promise<Uint8Array> {
   return await Deno.readFile(out);
 }
 
+/** Temp files a killed process left behind (older than a minute: not another server's copy in the making). */
+async function sweep(dir: string): Promise<void> {
+  try {
+    for await (const e of Deno.readDir(dir)) {
+      if (!e.isFile || !/^\.dashboard-[0-9a-f-]+\.sqlite$/.test(e.name)) continue;
+      const path = join(dir, e.name);
+      const age = Date.now() - ((await Deno.stat(path)).mtime?.getTime() ?? Date.now());
+      if (age > 60_000) await Deno.remove(path);
+    }
+  } catch { /* nothing to sweep */ }
+}
+
 export function dashboardCopy(dbPath: string): DashboardCopy {
   let built: Built | undefined;
   let building: { key: string; p: Promise<Uint8Array> } | undefined;
+  let sweeping: Promise<void> | undefined;
+  let closed = false;
   return {
+    async close() {
+      closed = true;
+      await sweeping;
+      await building?.p.catch(() => {});
+    },
     async get() {
+      if (closed) return null;
+      await (sweeping ??= sweep(dirname(dbPath)));
       let info: Deno.FileInfo;
       try {
         info = await Deno.stat(dbPath);
@@ -92,9 +118,11 @@ export function dashboardCopy(dbPath: string): DashboardCopy {
       }
       const key = `${info.size}:${info.mtime?.getTime() ?? 0}:${info.ino ?? 0}`;
       if (built?.key === key) return built.bytes;
+      // No await from here to the build's start: close() sees it, or this sees close().
+      if (closed) return null;
       if (building?.key !== key) {
         const out = join(dirname(dbPath), `.dashboard-${crypto.randomUUID()}.sqlite`);
-        const p = build(dbPath, out).finally(() => Deno.remove(out).catch(() => {}));
+        const p = build(dbPath, out, () => closed).finally(() => Deno.remove(out).catch(() => {}));
         building = { key, p };
         p.then((bytes) => {
           if (building?.p === p) built = { key, bytes }, building = undefined;

@@ -173,12 +173,15 @@ export function startStatsServer(opts: ServeOptions): StatsServer {
       const server = Deno.serve({ hostname: "127.0.0.1", port: p, onListen() {} }, handler(opts, copy));
       // Ready before the browser asks (a missing or foreign file is answered when asked).
       copy.get().catch(() => {});
+      let closing: Promise<void> | undefined;
       return {
         url: `http://127.0.0.1:${p}`,
         port: p,
-        close: async () => {
-          await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 5000))]);
-        },
+        close: () =>
+          closing ??= (async () => {
+            await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 5000))]);
+            await copy.close(); // no temp file left behind
+          })(),
       };
     } catch (e) {
       if (!(e instanceof Deno.errors.AddrInUse)) throw e;
