@@ -59,6 +59,7 @@ interface ChartState {
 }
 
 interface Page {
+  sessionId: string;
   problems: string[];
   requests: string[];
   eval<T>(expression: string): Promise<T>;
@@ -122,6 +123,7 @@ async function openDashboard(cdp: CdpClient, url: string, width: number, mobile 
   };
   await navigate(url);
   return {
+    sessionId,
     problems,
     requests,
     eval: evaluate,
@@ -456,6 +458,31 @@ Deno.test({
                 });
               },
             );
+
+            await tt.step("a narrower window redraws the charts to its width", async () => {
+              await withDashboard(cdp, url, 1400, async (page) => {
+                const widthOf = async () =>
+                  (await page.eval<ChartState[]>("window.__svcStats.charts()")).find((c) =>
+                    c.name === "money-EUR"
+                  )!
+                    .width;
+                assert.ok(await widthOf() > 500);
+                await cdp.send("Emulation.setDeviceMetricsOverride", {
+                  width: 390,
+                  height: 900,
+                  deviceScaleFactor: 1,
+                  mobile: true,
+                }, { sessionId: page.sessionId });
+                let w = await widthOf();
+                for (let i = 0; i < 100 && w > 390 - 24; i++) {
+                  await new Promise((r) => setTimeout(r, 50));
+                  w = await widthOf();
+                }
+                assert.ok(w <= 390 - 24, `the chart is ${w} px wide in a 390 px window`);
+                await page.complete();
+                assert.ok(await page.eval<boolean>("document.documentElement.scrollWidth <= 390"));
+              });
+            });
 
             await tt.step(
               "theme switch: dark and light recolour the page and the charts, and stay after a reload",
