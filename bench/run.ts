@@ -60,3 +60,6 @@ await (await import("./sandbox_state.ts")).benchSandboxState();
 
 // Mutation latency: the old streamed-fetch way against the wire client, and cart add/remove (bench/mutations.ts).
 await (await import("./mutations.ts")).benchMutations();
+
+// The stats dashboard's first render in headless Chromium on a 5,000-order history (bench/stats.ts).
+await (await import("./stats.ts")).benchStatsRender();

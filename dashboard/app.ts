@@ -4,33 +4,54 @@
  * The svc stats dashboard: opens /data/svc-history.sqlite in the browser with sql.js (wasm served
  * by the same local server), computes every figure with the shared queries of
  * src/stats/queries.ts, and draws charts with uPlot. No external requests; filters live in the URL.
+ *
+ * First paint comes first: the header, the filters and each currency's cards are drawn from three
+ * queries, then the charts, tables, heatmaps and ledger follow one panel per task. `body[data-ready]`
+ * is set once the first screen is painted, `body[data-complete]` whenever every panel of the current
+ * filters is drawn (the tests wait for it).
  */
 
 import initSqlJs from "sql.js";
 import uPlot from "uplot";
 import {
+  type Bucket,
+  bucketFor,
+  bucketRange,
+  type BucketRow,
   calendar,
+  type Coverage,
   coverage,
   type Daypart,
   DAYPARTS,
+  type Facets,
   facets,
   type Filters,
   type Headline,
   headline,
   itemPriceHistory,
   ledger,
+  ledgerCount,
   ledgerCsv,
-  monthly,
   previousPeriod,
+  series,
   type SqlDb,
   type SqlParam,
   streaks,
+  syncCoverage,
   topItems,
   topVenues,
+  type VenueRow,
   weekdayHour,
 } from "../src/stats/queries.ts";
 
 const started = performance.now();
+/** Milliseconds from navigation start to each phase (the bench prints them). */
+const phases: Record<string, number> = { script: Math.round(started) };
+{
+  const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+  if (nav) phases.html = Math.round(nav.responseEnd);
+}
+const mark = (name: string) => (phases[name] = Math.round(performance.now()));
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 function el<K extends keyof HTMLElementTagNameMap>(
@@ -152,10 +173,19 @@ let view = readView();
 const charts: uPlot[] = [];
 
 async function open(): Promise<SqlDb | null> {
+  // The file downloads while the wasm compiles: the server's light copy (no stored payloads), else
+  // the whole file (a server without the copy).
+  const download = fetch("data/dashboard.sqlite", { cache: "no-store" })
+    .then((r) => r.ok ? r : fetch("data/svc-history.sqlite", { cache: "no-store" }));
+  download.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
   const SQL = await initSqlJs({ locateFile: () => "sql-wasm.wasm" });
-  const res = await fetch("data/svc-history.sqlite", { cache: "no-store" });
+  mark("wasm");
+  const res = await download;
   if (!res.ok) return null;
-  const sdb = new SQL.Database(new Uint8Array(await res.arrayBuffer()));
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  mark("fetched");
+  const sdb = new SQL.Database(bytes);
+  mark("opened");
   return {
     all(sql: string, params: SqlParam[] = []) {
       const st = sdb.prepare(sql);
@@ -191,17 +221,17 @@ function noData(reason: string) {
   );
   $("fresh").textContent = "No data loaded";
   document.body.dataset.ready = "1";
+  document.body.dataset.complete = "1";
 }
 
 // ---------------------------------------------------------------------------------------------
 // Rendering
 
-function header() {
-  const c = coverage(db);
+/** The header; `counts` false: the all-time counted figures are not read yet (a filtered first load). */
+function header(c: Coverage, counts = true) {
+  const span = counts ? ` · orders ${c.first_date ?? "?"} – ${c.last_date ?? "?"}` : "";
   $("fresh").textContent = c.fresh_through
-    ? `Fresh through ${new Date(c.fresh_through).toLocaleString()} · orders ${c.first_date ?? "?"} – ${
-      c.last_date ?? "?"
-    }`
+    ? `Fresh through ${new Date(c.fresh_through).toLocaleString()}${span}`
     : "Never synced";
   const chips = [
     el(
@@ -214,8 +244,16 @@ function header() {
       { class: "chip", "data-coverage": "catalog", "data-value": c.catalog_orders },
       `${c.catalog_orders} in catalog`,
     ),
-    el("span", { class: "chip" }, `${c.not_counted_orders} cancelled/rejected not counted`),
   ];
+  if (counts) {
+    chips.push(
+      el(
+        "span",
+        { class: "chip", "data-coverage": "not-counted", "data-value": c.not_counted_orders },
+        `${c.not_counted_orders} cancelled/rejected not counted`,
+      ),
+    );
+  }
   if (c.detail_orders < c.catalog_orders) {
     chips.push(
       el(
@@ -241,14 +279,20 @@ function selectOf(
 ) {
   const s = el("select", { id, "aria-label": label });
   s.append(el("option", { value: "", text: "All" }));
+  // The URL's choice shows even before the choices are read.
+  if (value && !options.some(([v]) => v === value)) options = [[value, value], ...options];
   for (const [v, t] of options) s.append(el("option", { value: v, text: t }));
   s.value = value ?? "";
   s.addEventListener("change", () => onChange(s.value || undefined));
   return el("label", {}, label, s);
 }
 
+/** The filters' choices do not depend on the filters: read once, after the first paint. */
+let facetList: Facets | undefined;
+const NO_FACETS: Facets = { currencies: [], venues: [], cities: [], aliases: [], product_lines: [] };
+
 function filterBar(): HTMLElement {
-  const fc = facets(db);
+  const fc = facetList ?? NO_FACETS;
   const update = (patch: Partial<View>) => {
     view = { ...view, ...patch };
     writeView(view);
@@ -416,13 +460,62 @@ function cards(h: Headline, prev: Headline | undefined): HTMLElement {
   );
 }
 
-const monthTs = (m: string) => Date.UTC(Number(m.slice(0, 4)), Number(m.slice(5, 7)) - 1, 1) / 1000;
+// ---------------------------------------------------------------------------------------------
+// Charts: buckets fit the span shown, counts and money start at 0, the x-axis ends at the data.
 
-function chart(container: HTMLElement, opts: Omit<uPlot.Options, "width">, data: uPlot.AlignedData) {
-  const width = Math.max(280, container.clientWidth - 8 || 560);
-  const u = new uPlot({ ...opts, width }, data, container);
-  charts.push(u);
+/** The dates a currency's charts cover: the filter's range, else that currency's first to last order. */
+interface Window {
+  from: string;
+  to: string;
+  unit: Bucket;
 }
+
+function windowOf(h: Headline, f: Filters): Window | null {
+  const from = f.from ?? h.first_date, to = f.to ?? h.last_date;
+  if (!from || !to) return null;
+  return { from, to, unit: bucketFor(from, to) };
+}
+
+const UNIT_WORD: Record<Bucket, string> = { day: "day", week: "week", month: "month" };
+const UNIT_SECONDS: Record<Bucket, number> = { day: 86_400, week: 7 * 86_400, month: 30.44 * 86_400 };
+/** A bucket's first day as uPlot's x (seconds; drawn in UTC, so a day is the day it says). */
+const dayTs = (d: string) => Date.parse(d + "T00:00:00Z") / 1000;
+
+/** The x scale: from half a bucket before the first to half a bucket after the last (bars are centred). */
+function xScale(w: Window, first: string, last: string): uPlot.Scale {
+  const half = UNIT_SECONDS[w.unit] / 2;
+  const min = dayTs(first) - half, max = dayTs(last) + half;
+  return { time: true, range: () => [min, max] };
+}
+
+/** The y scale from 0 (or the lowest negative value) to a little above the highest value. */
+function yScale(counts: boolean): uPlot.Scale {
+  return {
+    range: (_u, min, max) => {
+      const lo = Math.min(0, min ?? 0);
+      const top = Math.max(0, max ?? 0);
+      let hi = top > 0 ? top + (top - lo) * 0.08 : 1;
+      if (counts) hi = Math.max(1, Math.ceil(hi));
+      return [lo, hi];
+    },
+  };
+}
+
+/** Whole steps for counts (no "0.5 orders"). */
+const COUNT_INCRS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000];
+
+/** Room for the widest tick label, measured in the axis font (a fixed width clipped "SEK 3,000"). */
+const fitLabels: uPlot.Axis.Size = (u, values, axisIdx, cycleNum) => {
+  const axis = u.axes[axisIdx] as uPlot.Axis & { _size?: number; font: [string, number, number] };
+  if (cycleNum > 1 && axis._size) return axis._size;
+  let size = (axis.ticks?.size ?? 10) + (axis.gap ?? 5) + 6;
+  if (values?.length) {
+    u.ctx.font = axis.font[0];
+    const widest = Math.max(...values.map((v) => u.ctx.measureText(String(v ?? "")).width));
+    size += widest / (globalThis.devicePixelRatio || 1);
+  }
+  return Math.ceil(size);
+};
 
 function axes(currency: string | null): uPlot.Axis[] {
   const stroke = cssVar("--muted"), grid = { stroke: cssVar("--line"), width: 1 };
@@ -432,17 +525,40 @@ function axes(currency: string | null): uPlot.Axis[] {
       stroke,
       grid,
       ticks: grid,
-      size: 70,
+      size: fitLabels,
+      ...(currency ? {} : { incrs: COUNT_INCRS }),
       values: (_u, vals) =>
         vals.map((v) => currency ? money(v, currency).replace(/[.,]00(?=\D*$)/, "") : String(v)),
     },
   ];
 }
 
-function moneyFlow(box: HTMLElement, currency: string, f: Filters) {
-  const rows = monthly(db, { ...f, currency });
-  if (!rows.length) return box.append(el("p", { class: "muted", text: "No months in this slice." }));
-  const x = rows.map((r) => monthTs(r.month));
+/** A chart as wide as its box (at least 200 px); it is redrawn when the page width changes. */
+function chart(
+  container: HTMLElement,
+  name: string,
+  opts: Omit<uPlot.Options, "width">,
+  data: uPlot.AlignedData,
+) {
+  const width = Math.max(200, Math.floor(container.clientWidth) || 560);
+  const u = new uPlot(
+    {
+      ...opts,
+      width,
+      // Room on the right for the last x label; dates read in UTC (they are local dates already).
+      padding: [12, 16, 0, 0],
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
+    },
+    data,
+    container,
+  );
+  u.root.dataset.chart = name;
+  charts.push(u);
+}
+
+function moneyFlow(box: HTMLElement, currency: string, w: Window, rows: BucketRow[]) {
+  if (!rows.length) return box.append(el("p", { class: "muted", text: "Nothing in this slice." }));
+  const x = rows.map((r) => dayTs(r.bucket));
   const parts = [
     rows.map((r) => r.items_minor),
     rows.map((r) => r.delivery_minor),
@@ -455,9 +571,9 @@ function moneyFlow(box: HTMLElement, currency: string, f: Filters) {
   const colors = [cssVar("--c4"), cssVar("--c3"), cssVar("--c2"), cssVar("--c1")];
   const bars = uPlot.paths.bars!({ size: [0.7, 40] });
   const comp = [parts[3], parts[2], parts[1], parts[0]];
-  chart(box, {
+  chart(box, `money-${currency}`, {
     height: 240,
-    scales: { x: { time: true } },
+    scales: { x: xScale(w, rows[0].bucket, rows[rows.length - 1].bucket), y: yScale(false) },
     axes: axes(currency),
     series: [
       {},
@@ -465,6 +581,7 @@ function moneyFlow(box: HTMLElement, currency: string, f: Filters) {
         label,
         fill: colors[k],
         stroke: colors[k],
+        width: 0, // no outline: a bucket without orders draws nothing
         paths: bars,
         points: { show: false },
         fillTo: 0,
@@ -475,6 +592,7 @@ function moneyFlow(box: HTMLElement, currency: string, f: Filters) {
         label: "Discounts",
         fill: cssVar("--c5"),
         stroke: cssVar("--c5"),
+        width: 0,
         paths: bars,
         points: { show: false },
         fillTo: 0,
@@ -485,22 +603,22 @@ function moneyFlow(box: HTMLElement, currency: string, f: Filters) {
   box.append(el("p", { class: "muted", text: "Discounts are drawn below zero: money you did not pay." }));
 }
 
-function ordersPerMonth(box: HTMLElement, currency: string, f: Filters) {
-  const rows = monthly(db, { ...f, currency });
+function ordersChart(box: HTMLElement, currency: string, w: Window, rows: BucketRow[]) {
   if (!rows.length) return;
-  chart(box, {
+  chart(box, `orders-${currency}`, {
     height: 180,
-    scales: { x: { time: true } },
+    scales: { x: xScale(w, rows[0].bucket, rows[rows.length - 1].bucket), y: yScale(true) },
     axes: axes(null),
     series: [{}, {
       label: "Orders",
       stroke: cssVar("--c1"),
       fill: cssVar("--c1"),
+      width: 0,
       paths: uPlot.paths.bars!({ size: [0.7, 40] }),
       points: { show: false },
       fillTo: 0,
     }],
-  }, [rows.map((r) => monthTs(r.month)), rows.map((r) => r.orders)]);
+  }, [rows.map((r) => dayTs(r.bucket)), rows.map((r) => r.orders)]);
 }
 
 function heatColor(v: number, max: number): string {
@@ -508,26 +626,37 @@ function heatColor(v: number, max: number): string {
   return `rgba(${cssVar("--heat")}, ${0.2 + 0.8 * (v / max)})`;
 }
 
-function calendarPanel(f: Filters): HTMLElement {
+function fillCalendar(box: HTMLElement, f: Filters) {
   const days = calendar(db, f);
   const st = streaks(days, today());
-  const box = el("section", { class: "panel", id: "calendar" }, el("h2", { text: "Ordering calendar" }));
-  if (!days.length) return box;
+  if (!days.length) return;
+  // As many weeks as fit the panel (53 on a wide screen, about half a year on a phone).
+  const weeks = Math.max(8, Math.min(53, Math.floor((box.clientWidth - 32 + 2) / 13)));
   const end = f.to ?? days[days.length - 1].date;
   const endMs = Date.parse(end + "T00:00:00Z");
-  const startMs = endMs - 52 * 7 * 86_400_000 - new Date(endMs).getUTCDay() * 86_400_000;
+  const startMs = endMs - (weeks - 1) * 7 * 86_400_000 - new Date(endMs).getUTCDay() * 86_400_000;
   const counts = new Map(days.map((d) => [d.date, d.orders]));
   const max = Math.max(...days.map((d) => d.orders));
-  const grid = el("div", { class: "cal", role: "img", "aria-label": `Orders per day in the year to ${end}` });
+  const grid = el("div", {
+    class: "cal",
+    role: "img",
+    "aria-label": `Orders per day in the ${weeks} weeks to ${end}`,
+    "data-weeks": weeks,
+  });
   for (let t = startMs; t <= endMs; t += 86_400_000) {
     const date = new Date(t).toISOString().slice(0, 10);
     const n = counts.get(date) ?? 0;
-    const cell = el("div", { class: "cell", title: `${date}: ${n} order(s)` });
+    const cell = el("div", {
+      class: "cell",
+      title: `${date}: ${n} order(s)`,
+      "data-date": date,
+      "data-orders": n,
+    });
     if (n) cell.style.background = heatColor(n, max);
     grid.append(cell);
   }
   box.append(
-    el("h3", { text: `The 53 weeks to ${end}` }),
+    el("h3", { text: `The ${weeks} weeks to ${end}` }),
     grid,
     el(
       "div",
@@ -552,15 +681,13 @@ function calendarPanel(f: Filters): HTMLElement {
         el("b", { "data-metric": "longest_gap", text: `${st.longest_gap_days} d` }),
         st.gap_from ? ` after ${st.gap_from}` : "",
       ),
-      el("span", {}, "Active days ", el("b", { text: String(days.length) })),
+      el("span", {}, "Active days ", el("b", { "data-metric": "active_days", text: String(days.length) })),
     ),
   );
-  return box;
 }
 
-function weekdayHourPanel(f: Filters): HTMLElement {
+function fillWeekdayHour(box: HTMLElement, f: Filters) {
   const cells = weekdayHour(db, f);
-  const box = el("section", { class: "panel", id: "weekday-hour" }, el("h2", { text: "When you order" }));
   const grid = el("div", {
     class: "heat heat-hours",
     role: "img",
@@ -576,22 +703,27 @@ function weekdayHourPanel(f: Filters): HTMLElement {
     grid.append(el("span", { text: names[k] }));
     for (let h = 0; h < 24; h++) {
       const n = at.get(`${wd}:${h}`) ?? 0;
-      const cell = el("div", { class: "cell", title: `${names[k]} ${h}:00 — ${n} order(s)` });
+      const cell = el("div", {
+        class: "cell",
+        title: `${names[k]} ${h}:00 — ${n} order(s)`,
+        "data-weekday": wd,
+        "data-hour": h,
+        "data-orders": n,
+      });
       if (n) cell.style.background = heatColor(n, max);
       grid.append(cell);
     }
   }
   box.append(grid);
-  return box;
 }
 
-function venuesPanel(currency: string, f: Filters): HTMLElement {
+function venuesPanel(currency: string, bySpend: VenueRow[], byOrders: VenueRow[]): HTMLElement {
   const table = (by: "spend" | "orders") => {
-    const rows = topVenues(db, { ...f, currency }, by, 8);
+    const rows = (by === "spend" ? bySpend : byOrders).filter((r) => r.currency === currency);
     const max = Math.max(1, ...rows.map((r) => (by === "spend" ? r.spend_minor : r.orders)));
     const t = el(
       "table",
-      {},
+      { class: "venues" },
       el(
         "thead",
         {},
@@ -600,7 +732,7 @@ function venuesPanel(currency: string, f: Filters): HTMLElement {
           {},
           el("th", { text: "Venue" }),
           el("th", { class: "num", text: by === "spend" ? "Spend" : "Orders" }),
-          el("th", { text: "" }),
+          el("th", { class: "barcell", text: "" }),
         ),
       ),
     );
@@ -632,7 +764,7 @@ function venuesPanel(currency: string, f: Filters): HTMLElement {
   return el("div", { class: "grid2" }, table("spend"), table("orders"));
 }
 
-function itemsPanel(currency: string, f: Filters): HTMLElement {
+function itemsPanel(currency: string, f: Filters, w: Window | null): HTMLElement {
   const items = topItems(db, { ...f, currency }, 10);
   const box = el("div", {}, el("h3", { text: "Favourite items" }));
   if (!items.length) return box;
@@ -663,33 +795,45 @@ function itemsPanel(currency: string, f: Filters): HTMLElement {
     ));
   }
   t.append(body);
+  box.append(t);
+  if (!w) return box;
   const pick = el("select", { "aria-label": "Item price history" });
   for (const it of items) pick.append(el("option", { value: it.item, text: it.item }));
-  const chartBox = el("div");
+  const chartBox = el("div", { class: "chart-box" });
   const draw = () => {
     chartBox.replaceChildren();
-    const hist = itemPriceHistory(db, f, pick.value, currency);
+    const hist = itemPriceHistory(db, f, pick.value, currency, w.unit);
     if (!hist.length) return;
-    chart(chartBox, {
+    const first = bucketRange(w.from, w.to, w.unit);
+    chart(chartBox, `price-${currency}`, {
       height: 180,
-      scales: { x: { time: true } },
+      scales: { x: xScale(w, first[0], first[first.length - 1]), y: yScale(false) },
       axes: axes(currency),
       series: [{}, {
         label: `${pick.value}: unit price`,
         stroke: cssVar("--c2"),
         width: 2,
+        points: { show: true, size: 6, fill: cssVar("--c2") },
         value: (_u: uPlot, v: number | null) => (v === null ? "—" : money(v, currency)),
       }],
-    }, [hist.map((h) => monthTs(h.month)), hist.map((h) => h.median_unit_price_minor)]);
+    }, [hist.map((h) => dayTs(h.bucket)), hist.map((h) => h.median_unit_price_minor)]);
   };
   pick.addEventListener("change", draw);
-  box.append(t, el("h3", {}, "Price over time of ", pick), chartBox);
-  queueMicrotask(draw);
-  return box;
+  box.append(el("h3", { class: "pick" }, `Price per ${UNIT_WORD[w.unit]} of `, pick), chartBox);
+  return Object.assign(box, { drawPrice: draw });
 }
 
-function currencyPanel(h: Headline, prev: Headline | undefined, f: Filters): HTMLElement {
-  const money1 = el("div"), orders1 = el("div");
+/** A currency's panel: the cards now, the charts and tables as later steps. */
+function currencyPanel(
+  h: Headline,
+  prev: Headline | undefined,
+  f: Filters,
+  shared: () => { spend: VenueRow[]; orders: VenueRow[] },
+): { panel: HTMLElement; steps: Array<() => void> } {
+  const w = windowOf(h, f);
+  const unit = w ? UNIT_WORD[w.unit] : "month";
+  const money1 = el("div", { class: "chart-box tall" }), orders1 = el("div", { class: "chart-box" });
+  const rest = el("div", { class: "later" });
   const panel = el(
     "section",
     { class: "panel currency-panel", "data-currency-panel": h.currency },
@@ -704,72 +848,81 @@ function currencyPanel(h: Headline, prev: Headline | undefined, f: Filters): HTM
     el(
       "div",
       { class: "grid2" },
-      el("div", {}, el("h3", { text: "Where the money goes, per month" }), money1),
-      el("div", {}, el("h3", { text: "Orders per month" }), orders1),
+      el("div", {}, el("h3", { text: `Where the money goes, per ${unit}` }), money1),
+      el("div", {}, el("h3", { text: `Orders per ${unit}` }), orders1),
     ),
-    venuesPanel(h.currency, f),
-    itemsPanel(h.currency, f),
+    rest,
   );
-  queueMicrotask(() => {
-    moneyFlow(money1, h.currency, f);
-    ordersPerMonth(orders1, h.currency, f);
-  });
-  return panel;
+  const steps = [
+    () => {
+      if (!w) return;
+      const rows = series(db, { ...f, currency: h.currency }, w.unit, w.from, w.to);
+      money1.dataset.bucket = orders1.dataset.bucket = w.unit;
+      moneyFlow(money1, h.currency, w, rows);
+      ordersChart(orders1, h.currency, w, rows);
+    },
+    () => {
+      const v = shared();
+      const items = itemsPanel(h.currency, f, w) as HTMLElement & { drawPrice?: () => void };
+      rest.replaceChildren(venuesPanel(h.currency, v.spend, v.orders), items);
+      items.drawPrice?.();
+    },
+  ];
+  return { panel, steps };
 }
 
-function ledgerPanel(f: Filters): HTMLElement {
-  const box = el("section", { class: "panel", id: "ledger" }, el("h2", { text: "Ledger" }));
+function fillLedger(box: HTMLElement, f: Filters) {
   const search = el("input", {
     type: "search",
     placeholder: "Search venue, items, order number",
     value: view.search ?? "",
     "aria-label": "Search the ledger",
   });
-  const exportBtn = el("button", { type: "button", text: "Export CSV" });
-  const count = el("span", { class: "muted" });
+  const exportBtn = el("button", { type: "button", text: "Export CSV", id: "export-csv" });
+  const count = el("span", { class: "muted", id: "ledger-count" });
   const wrap = el("div", { class: "ledger-wrap" });
-  let shown = 100;
+  // A phone shows fewer rows at a time (each is a small card there).
+  const page = matchMedia("(max-width: 640px)").matches ? 30 : 100;
+  let shown = page;
   const draw = () => {
-    const rows = ledger(db, { ...f, search: view.search });
-    count.textContent =
-      `${rows.length} order(s), newest first; cancelled ones are marked and not counted above`;
+    const slice = { ...f, search: view.search };
+    const total = ledgerCount(db, slice);
+    const rows = ledger(db, slice, shown);
+    count.textContent = `${total} order(s), newest first; cancelled ones are marked and not counted above`;
+    count.dataset.value = String(total);
+    const heads = ["Date", "Venue", "Status", "Total", "Fees", "Discount", "Place", "Paid with", "Items"];
     const t = el(
       "table",
-      {},
+      { class: "ledger" },
       el(
         "thead",
         {},
-        el(
-          "tr",
-          {},
-          ...["Date", "Venue", "Status", "Total", "Fees", "Discount", "Place", "Paid with", "Items"].map((
-            h,
-            i,
-          ) => el("th", { class: i >= 3 && i <= 5 ? "num" : "", text: h })),
-        ),
+        el("tr", {}, ...heads.map((h, i) => el("th", { class: i >= 3 && i <= 5 ? "num" : "", text: h }))),
       ),
     );
     const body = el("tbody");
-    for (const r of rows.slice(0, shown)) {
+    for (const r of rows) {
       const bad = ["canceled", "cancelled", "rejected", "refunded"].includes(r.status.toLowerCase());
+      const cell = (cls: string, label: string, text: string) =>
+        el("td", { class: cls, "data-label": label, text });
       body.append(el(
         "tr",
-        {},
-        el("td", { text: `${r.date ?? ""} ${r.time ?? ""}` }),
-        el("td", { text: r.venue ?? "" }),
-        el("td", { class: bad ? "status-x" : "", text: r.status }),
-        el("td", { class: "num", text: money(r.total_minor, r.currency) }),
-        el("td", { class: "num", text: money(r.fees_minor, r.currency) }),
-        el("td", { class: "num", text: r.discount_minor ? money(-r.discount_minor, r.currency) : "" }),
-        el("td", { text: [r.alias, r.city].filter(Boolean).join(", ") }),
-        el("td", { text: r.payment ?? "" }),
-        el("td", { text: r.items ?? "" }),
+        { "data-purchase": r.purchase_id },
+        cell("l-date", "Date", `${r.date ?? ""} ${r.time ?? ""}`),
+        cell("l-venue", "Venue", r.venue ?? ""),
+        cell(`l-status${bad ? " status-x" : ""}`, "Status", r.status),
+        cell("num l-total", "Total", money(r.total_minor, r.currency)),
+        cell("num l-fees", "Fees", money(r.fees_minor, r.currency)),
+        cell("num l-discount", "Discount", r.discount_minor ? money(-r.discount_minor, r.currency) : ""),
+        cell("l-place", "Place", [r.alias, r.city].filter(Boolean).join(", ")),
+        cell("l-paid", "Paid with", r.payment ?? ""),
+        cell("l-items", "Items", r.items ?? ""),
       ));
     }
     t.append(body);
     wrap.replaceChildren(t);
-    if (rows.length > shown) {
-      const more = el("button", { type: "button", text: `Show ${Math.min(200, rows.length - shown)} more` });
+    if (total > shown) {
+      const more = el("button", { type: "button", text: `Show ${Math.min(200, total - shown)} more` });
       more.addEventListener("click", () => {
         shown += 200;
         draw();
@@ -783,7 +936,7 @@ function ledgerPanel(f: Filters): HTMLElement {
     timer = setTimeout(() => {
       view = { ...view, search: search.value.trim() || undefined };
       writeView(view);
-      shown = 100;
+      shown = page;
       draw();
     }, 200);
   });
@@ -798,17 +951,62 @@ function ledgerPanel(f: Filters): HTMLElement {
   });
   box.append(el("div", { class: "ledger-tools" }, search, exportBtn, count), wrap);
   draw();
-  return box;
 }
 
-function render() {
+/** Resolves after the browser painted what is in the DOM now. */
+const afterPaint = () => new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+/** Lets the browser handle input and paint between two panels. */
+const nextTask = () => new Promise<void>((r) => setTimeout(r, 0));
+
+let generation = 0;
+/** Whether the header shows the all-time counts yet (a filtered first load reads them after the cards). */
+let headerDone = false;
+
+/**
+ * Draws the page for the current filters: the filter bar and each currency's cards first (painted),
+ * then the other panels one task each. A newer render (a filter clicked meanwhile) stops an older one.
+ */
+async function render(first = false): Promise<void> {
+  const gen = ++generation;
   for (const c of charts.splice(0)) c.destroy();
+  document.body.dataset.complete = "0";
   const f = filtersOf(view);
   const heads = headline(db, f);
   const prevRange = f.from && f.to ? previousPeriod(f.from, f.to) : undefined;
   const prev = prevRange ? headline(db, { ...f, ...prevRange }) : [];
-  const app = $("app");
-  const sections: HTMLElement[] = [filterBar()];
+  const bar = filterBar();
+  const sections: HTMLElement[] = [bar];
+  const steps: Array<() => void> = [];
+  if (!facetList) {
+    steps.push(() => {
+      facetList = facets(db);
+      bar.replaceWith(filterBar());
+    });
+  }
+  if (first) {
+    // The header's all-time figures: from the cards when nothing is filtered, else one more pass, later.
+    const sync = syncCoverage(db);
+    if (Object.values(f).every((v) => v === undefined)) {
+      const counted = heads.reduce((k, h) => k + h.orders, 0);
+      const dates = heads.flatMap((h) => [h.first_date, h.last_date]).filter((d): d is string => !!d).sort();
+      header({
+        ...sync,
+        counted_orders: counted,
+        not_counted_orders: sync.detail_orders - counted,
+        first_date: dates[0] ?? null,
+        last_date: dates[dates.length - 1] ?? null,
+      });
+      headerDone = true;
+    } else {
+      header({ ...sync, counted_orders: 0, not_counted_orders: 0, first_date: null, last_date: null }, false);
+    }
+  }
+  if (!headerDone) {
+    steps.push(() => {
+      header(coverage(db));
+      headerDone = true;
+    });
+  }
   if (!heads.length) {
     sections.push(
       el(
@@ -818,9 +1016,34 @@ function render() {
       ),
     );
   }
-  for (const h of heads) sections.push(currencyPanel(h, prev.find((p) => p.currency === h.currency), f));
-  sections.push(el("div", { class: "grid2" }, calendarPanel(f), weekdayHourPanel(f)), ledgerPanel(f));
-  app.replaceChildren(...sections);
+  let venues: { spend: VenueRow[]; orders: VenueRow[] } | undefined;
+  const shared = () =>
+    venues ??= { spend: topVenues(db, f, "spend", 8), orders: topVenues(db, f, "orders", 8) };
+  for (const h of heads) {
+    const p = currencyPanel(h, prev.find((x) => x.currency === h.currency), f, shared);
+    sections.push(p.panel);
+    steps.push(...p.steps);
+  }
+  const cal = el("section", { class: "panel", id: "calendar" }, el("h2", { text: "Ordering calendar" }));
+  const hours = el("section", { class: "panel", id: "weekday-hour" }, el("h2", { text: "When you order" }));
+  const led = el("section", { class: "panel", id: "ledger" }, el("h2", { text: "Ledger" }));
+  sections.push(el("div", { class: "grid2" }, cal, hours), led);
+  steps.push(() => fillCalendar(cal, f), () => fillWeekdayHour(hours, f), () => fillLedger(led, f));
+  $("app").replaceChildren(...sections);
+  if (first) mark("built");
+  await afterPaint();
+  if (gen !== generation) return;
+  if (document.body.dataset.ready !== "1") {
+    mark("first-paint");
+    document.body.dataset.ready = "1";
+  }
+  for (const step of steps) {
+    await nextTask();
+    if (gen !== generation) return;
+    step();
+  }
+  mark("complete");
+  document.body.dataset.complete = "1";
 }
 
 async function main() {
@@ -832,22 +1055,35 @@ async function main() {
   }
   if (!opened) return noData("There is no history database on this server yet.");
   db = opened;
-  let hasOrders = false;
   try {
-    hasOrders = coverage(db).detail_orders > 0;
+    if (syncCoverage(db).detail_orders === 0) return noData("The database has no synced orders yet.");
   } catch {
     return noData("The file is not an svc / wolt-stats history database.");
   }
-  if (!hasOrders) return noData("The database has no synced orders yet.");
-  header();
-  render();
   const w = window as unknown as { __svcStats: unknown };
-  w.__svcStats = { renderMs: Math.round(performance.now() - started) };
-  document.body.dataset.ready = "1";
+  w.__svcStats = {
+    phases,
+    /** What the charts on the page hold now: their buckets, values and scales. */
+    charts: () =>
+      charts.map((u) => ({
+        name: u.root.dataset.chart,
+        x: [...u.data[0]].map((t) => new Date(t * 1000).toISOString().slice(0, 10)),
+        series: u.series.slice(1).map((s, i) => ({ label: s.label, values: [...u.data[i + 1]] })),
+        scales: { x: [u.scales.x.min, u.scales.x.max], y: [u.scales.y.min, u.scales.y.max] },
+        width: u.width,
+      })),
+  };
+  await render(true);
+  let width = innerWidth;
   let resize: ReturnType<typeof setTimeout> | undefined;
   addEventListener("resize", () => {
+    // Only a new width redraws (a phone's address bar changes the height while scrolling).
+    if (innerWidth === width) return;
     clearTimeout(resize);
-    resize = setTimeout(render, 250);
+    resize = setTimeout(() => {
+      width = innerWidth;
+      render();
+    }, 250);
   });
 }
 

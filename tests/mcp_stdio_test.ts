@@ -486,6 +486,13 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
           "the same shared queries as `svc stats summary`",
         );
         assert.ok(summary.counted_orders > 0);
+        const allTime = JSON.parse((await cli(h, ["stats", "summary", "--format", "json"])).stdout).data;
+        assert.equal(
+          summary.counted_orders,
+          cliSummary.coverage.counted_orders,
+          "the range's count, as the CLI's",
+        );
+        assert.ok(summary.counted_orders < allTime.coverage.counted_orders, "not the whole file's");
         const months = await ok("svc_stats_query", { by: "month", limit: 3 });
         assert.ok(months.rows.length > 0 && months.rows.length <= 3);
         const days = await ok("svc_stats_query", { by: "weekday" });

@@ -5,8 +5,19 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { withEnv } from "./helpers.ts";
-import { freePort, freePortRun, rawTarGz, releases, serveOnce, signIn, sim } from "./stats_helpers.ts";
+import {
+  dbPath,
+  freePort,
+  freePortRun,
+  query,
+  rawTarGz,
+  releases,
+  serveOnce,
+  signIn,
+  sim,
+} from "./stats_helpers.ts";
 
 const RELEASE = "release";
 const releaseCalls = (t: { log(): Array<{ host: string; path: string }> }) =>
@@ -263,6 +274,62 @@ Deno.test("stats server: loopback only, content types, DB route, traversal, Host
     } finally {
       for (const l of held) l.close();
     }
+  });
+});
+
+Deno.test("stats server: the dashboard's copy holds every order without the stored payloads, and follows the file", async () => {
+  await withEnv(async (t) => {
+    await signIn(t);
+    await sim(t, "history", { size: 40 });
+    // A first sync, then a temp copy a killed server left behind an hour ago.
+    const first = await serveOnce(t, ["--json", "--port", String(freePort())]);
+    assert.equal(first.code, 130, first.stderr);
+    const dbDir = join(t.dir, "stats", "db");
+    const stale = join(dbDir, `.dashboard-${crypto.randomUUID()}.sqlite`);
+    await Deno.writeTextFile(stale, "half a copy");
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await Deno.utime(stale, hourAgo, hourAgo);
+    const served = await serveOnce(t, ["--json", "--no-sync", "--port", String(freePort())], {
+      whileServing: async (s) => {
+        const url = s.envelope!.data.server.url as string;
+        const file = dbPath(t);
+        const copyOf = async () => {
+          const res = await fetch(`${url}/data/dashboard.sqlite`);
+          assert.equal(res.status, 200);
+          assert.equal(res.headers.get("cache-control"), "no-store");
+          assert.equal(res.headers.get("content-type"), "application/octet-stream");
+          const path = join(t.dir, `copy-${crypto.randomUUID()}.sqlite`);
+          await Deno.writeFile(path, new Uint8Array(await res.arrayBuffer()));
+          return path;
+        };
+        const figures = (path: string) =>
+          query(
+            path,
+            `SELECT (SELECT COUNT(*) FROM orders) AS orders, (SELECT SUM(total_amount_minor) FROM orders) AS spend,
+               (SELECT COUNT(*) FROM order_items) AS items, (SELECT COUNT(*) FROM order_catalog) AS catalog,
+               (SELECT COUNT(*) FROM users) AS users, (SELECT MAX(last_sync_finished_at) FROM sync_state) AS fresh`,
+          )[0];
+        const copy = await copyOf();
+        assert.deepEqual(figures(copy), figures(file), "every order, item, catalog row and the sync state");
+        assert.equal(figures(file).orders, 40);
+        const payloads = `SELECT (SELECT SUM(LENGTH(raw_json)) FROM orders) AS raw,
+          (SELECT SUM(LENGTH(summary_json)) FROM order_catalog) AS summaries`;
+        assert.deepEqual(query(copy, payloads)[0], { raw: 0, summaries: 0 }, "no stored payloads");
+        assert.ok(query<{ raw: number }>(file, payloads)[0].raw > 0);
+        assert.ok((await Deno.stat(copy)).size < (await Deno.stat(file)).size);
+        const head = await fetch(`${url}/data/dashboard.sqlite`, { method: "HEAD" });
+        assert.equal(Number(head.headers.get("content-length")), (await Deno.stat(copy)).size);
+        // The file changes (another sync): the next copy is made from it.
+        const db = new DatabaseSync(file);
+        db.exec("PRAGMA foreign_keys = ON; DELETE FROM orders WHERE rowid = (SELECT MIN(rowid) FROM orders)");
+        db.close();
+        assert.equal(figures(await copyOf()).orders, 39);
+      },
+    });
+    assert.equal(served.code, 130, served.stderr);
+    const left = [];
+    for await (const e of Deno.readDir(dbDir)) left.push(e.name);
+    assert.deepEqual(left, ["svc-history.sqlite"], `no temp copy left, the stale one (${stale}) swept`);
   });
 });
 

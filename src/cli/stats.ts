@@ -8,6 +8,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { SvcError } from "../core/errors.ts";
 import type { Runtime } from "./runtime.ts";
 import { parseIntFlag } from "./options.ts";
+import { beforeInterruptExit } from "./interrupt.ts";
 import type { SyncResult } from "../stats/sync.ts";
 import type { Summary } from "../stats/queries.ts";
 import { tableTime } from "../output/format.ts";
@@ -187,6 +188,8 @@ export async function dashboard(rt: Runtime): Promise<void> {
       port,
       trace: rt.globals.verbose ? (l) => console.error(l) : undefined,
     });
+    // The process ends on a signal once its hooks ran: the server closes first (no temp copy left).
+    const unhook = beforeInterruptExit(() => server.close());
     progress.detail(`Listening on ${server.url}`);
     const data = {
       stats_dir: dir,
@@ -225,6 +228,7 @@ export async function dashboard(rt: Runtime): Promise<void> {
     if (rt.globals.format === "table") console.error("Dashboard ready. Press Ctrl-C to stop.");
     await interrupt.stopped;
     await server.close();
+    unhook();
     Deno.exitCode = 130;
   } finally {
     interrupt.dispose();
@@ -284,12 +288,17 @@ function summaryTable(
   };
   const out: string[] = [];
   const c = d.coverage;
+  // The counts follow the range and currency asked for; the sync's own figures are the whole file's.
+  const scope = [
+    d.range.from ? `from ${d.range.from}` : "",
+    d.range.to ? `to ${d.range.to}` : "",
+    d.currency ? `in ${d.currency}` : "",
+  ].filter(Boolean).join(" ");
   out.push(
     ui.table.wrapText(
-      `Orders ${c.counted_orders} counted (${c.not_counted_orders} cancelled/rejected/refunded not counted); ` +
-        `catalog ${c.catalog_orders}, details ${c.detail_orders}; fresh through ${
-          tableTime(c.fresh_through, { zone: true }) ?? "never"
-        }`,
+      `Orders${scope ? ` ${scope}` : ""}: ${c.counted_orders} counted (${c.not_counted_orders} ` +
+        `cancelled/rejected/refunded not counted). Synced: catalog ${c.catalog_orders}, details ` +
+        `${c.detail_orders}; fresh through ${tableTime(c.fresh_through, { zone: true }) ?? "never"}`,
     ),
   );
   out.push(ui.table.renderTable(
@@ -326,14 +335,24 @@ function summaryTable(
     ));
   }
   if (d.monthly.length) {
+    // One row a month; each currency's spend in its own column (amounts are never added up).
+    const currencies = [...new Set(d.monthly.map((m) => m.currency))].sort();
+    const months = [...new Set(d.monthly.map((m) => m.month))];
+    const at = new Map(d.monthly.map((m) => [`${m.month} ${m.currency}`, m]));
     out.push(ui.table.renderTable(
       [
         { title: "Month", kind: "value" },
-        { title: "Currency", kind: "value" },
         { title: "Orders", kind: "value" },
-        { title: "Spend", kind: "value" },
+        ...currencies.map((cur) => ({
+          title: currencies.length > 1 ? `Spend ${cur}` : "Spend",
+          kind: "value" as const,
+        })),
       ],
-      d.monthly.map((m) => [m.month, m.currency, m.orders, fmt(m.total_minor, m.currency)]),
+      months.map((month) => [
+        month,
+        currencies.reduce((k, cur) => k + (at.get(`${month} ${cur}`)?.orders ?? 0), 0),
+        ...currencies.map((cur) => fmt(at.get(`${month} ${cur}`)?.total_minor ?? 0, cur)),
+      ]),
       ui.style,
       "Monthly spend",
     ));

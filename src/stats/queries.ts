@@ -114,20 +114,17 @@ export interface Headline {
 
 export function headline(db: SqlDb, f: Filters): Headline[] {
   const w = where(f);
+  // One pass: the sums, and every total (for the median basket) as one list per currency.
   const rows = db.all(
     `SELECT o.currency AS currency, COUNT(*) AS orders, SUM(o.total_amount_minor) AS spend,
        SUM(o.fees_minor) AS fees, SUM(o.discount_amount_minor + o.credits_minor + o.tokens_minor) AS saved,
        MIN(o.order_local_date) AS first_date, MAX(o.order_local_date) AS last_date,
-       COUNT(DISTINCT o.order_local_date) AS days
+       COUNT(DISTINCT o.order_local_date) AS days, group_concat(o.total_amount_minor) AS totals
      FROM orders o ${w.sql} GROUP BY o.currency ORDER BY COUNT(*) DESC, o.currency`,
     w.params,
   );
   return rows.map((r) => {
     const currency = String(r.currency);
-    const cw = where({ ...f, currency });
-    const totals = db.all(`SELECT o.total_amount_minor AS t FROM orders o ${cw.sql}`, cw.params).map((x) =>
-      n(x.t)
-    );
     const first = s(r.first_date), last = s(r.last_date);
     const days = n(r.days);
     const span = first && last ? (Date.parse(last) - Date.parse(first)) / 86_400_000 : 0;
@@ -135,7 +132,7 @@ export function headline(db: SqlDb, f: Filters): Headline[] {
       currency,
       orders: n(r.orders),
       spend_minor: n(r.spend),
-      median_basket_minor: median(totals),
+      median_basket_minor: median(numbers(r.totals)),
       fee_share: n(r.spend) > 0 ? n(r.fees) / n(r.spend) : null,
       fees_minor: n(r.fees),
       saved_minor: n(r.saved),
@@ -145,6 +142,10 @@ export function headline(db: SqlDb, f: Filters): Headline[] {
     };
   });
 }
+
+/** The numbers of a `group_concat` of integers. */
+const numbers = (v: SqlParam | undefined): number[] =>
+  v == null || v === "" ? [] : String(v).split(",").map(Number);
 
 /** The period of the same length just before [from, to] (inclusive dates). */
 export function previousPeriod(from: string, to: string): { from: string; to: string } {
@@ -191,6 +192,104 @@ export function monthly(db: SqlDb, f: Filters): MonthRow[] {
     discounts_minor: -n(r.discounts),
     total_minor: n(r.total),
   }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Buckets of a chart: days, weeks (Monday first) or months, chosen by the span shown
+
+export type Bucket = "day" | "week" | "month";
+
+const DAY_MS = 86_400_000;
+const dayMs = (date: string) => Date.parse(date.slice(0, 10) + "T00:00:00Z");
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Days up to 45 (a 30-day filter), weeks up to 190 (90 days), months beyond. */
+export function bucketFor(from: string, to: string): Bucket {
+  const days = Math.round((dayMs(to) - dayMs(from)) / DAY_MS) + 1;
+  return days <= 45 ? "day" : days <= 190 ? "week" : "month";
+}
+
+/** The first day of the bucket holding `date` (YYYY-MM-DD). */
+export function bucketStart(date: string, unit: Bucket): string {
+  if (unit === "day") return date.slice(0, 10);
+  if (unit === "month") return `${date.slice(0, 7)}-01`;
+  const ms = dayMs(date);
+  return isoDay(ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS);
+}
+
+/** The first day of the bucket after the one starting on `start`. */
+export function nextBucket(start: string, unit: Bucket): string {
+  if (unit === "day") return isoDay(dayMs(start) + DAY_MS);
+  if (unit === "week") return isoDay(dayMs(start) + 7 * DAY_MS);
+  const y = Number(start.slice(0, 4)), m = Number(start.slice(5, 7));
+  return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, "0")}-01`;
+}
+
+/** Every bucket from the one holding `from` to the one holding `to`, in order. */
+export function bucketRange(from: string, to: string, unit: Bucket): string[] {
+  const out: string[] = [];
+  const last = bucketStart(to, unit);
+  for (let b = bucketStart(from, unit); b <= last; b = nextBucket(b, unit)) out.push(b);
+  return out;
+}
+
+/** SQL for the bucket start of `o.order_local_date`. */
+const BUCKET_SQL: Record<Bucket, string> = {
+  day: "o.order_local_date",
+  // Back six days, then on to the next Monday: the Monday on or before the date.
+  week: "date(o.order_local_date, '-6 days', 'weekday 1')",
+  month: "substr(o.order_local_date, 1, 7) || '-01'",
+};
+
+export interface BucketRow {
+  currency: string;
+  /** The bucket's first day, YYYY-MM-DD. */
+  bucket: string;
+  orders: number;
+  items_minor: number;
+  delivery_minor: number;
+  service_minor: number;
+  surcharges_minor: number;
+  /** Negative: money not spent. */
+  discounts_minor: number;
+  total_minor: number;
+}
+
+/**
+ * Counted orders and where the money went per currency and bucket, every bucket of
+ * [from, to] present (empty ones are zero), so bars sit on the axis of their own unit.
+ */
+export function series(db: SqlDb, f: Filters, unit: Bucket, from: string, to: string): BucketRow[] {
+  const w = where({ ...f, from, to });
+  const rows = db.all(
+    `SELECT o.currency AS currency, ${BUCKET_SQL[unit]} AS bucket, COUNT(*) AS orders,
+       SUM(o.items_amount_minor) AS items, SUM(o.delivery_fee_minor) AS delivery,
+       SUM(o.service_fee_minor) AS service, SUM(o.surcharge_amount_minor) AS surcharges,
+       SUM(o.discount_amount_minor) AS discounts, SUM(o.total_amount_minor) AS total
+     FROM orders o ${w.sql} ${w.sql ? "AND" : "WHERE"} o.order_local_date IS NOT NULL
+     GROUP BY 1, 2 ORDER BY 1, 2`,
+    w.params,
+  );
+  const buckets = bucketRange(from, to, unit);
+  const out: BucketRow[] = [];
+  for (const currency of [...new Set(rows.map((r) => String(r.currency)))]) {
+    const at = new Map(rows.filter((r) => r.currency === currency).map((r) => [String(r.bucket), r]));
+    for (const bucket of buckets) {
+      const r = at.get(bucket) ?? {};
+      out.push({
+        currency,
+        bucket,
+        orders: n(r.orders),
+        items_minor: n(r.items),
+        delivery_minor: n(r.delivery),
+        service_minor: n(r.service),
+        surcharges_minor: n(r.surcharges),
+        discounts_minor: 0 - n(r.discounts), // never -0
+        total_minor: n(r.total),
+      });
+    }
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -303,55 +402,55 @@ export interface ItemRow {
 
 export function topItems(db: SqlDb, f: Filters, limit = 10): ItemRow[] {
   const w = where(f);
+  // One pass: each item's unit prices come along as a list, for the median.
   const rows = db.all(
     `SELECT i.item_name AS item, o.currency AS currency, SUM(i.quantity) AS units,
-       COUNT(DISTINCT o.purchase_id) AS orders, COUNT(DISTINCT COALESCE(o.venue_id, o.venue_name)) AS venues
+       COUNT(DISTINCT o.purchase_id) AS orders, COUNT(DISTINCT COALESCE(o.venue_id, o.venue_name)) AS venues,
+       group_concat(i.unit_price_minor) AS prices
      FROM order_items i JOIN orders o ON o.user_id = i.user_id AND o.purchase_id = i.purchase_id
      ${w.sql} ${w.sql ? "AND" : "WHERE"} i.unit_price_minor > 0
      GROUP BY i.item_name, o.currency ORDER BY units DESC, orders DESC, item LIMIT ?`,
     [...w.params, limit],
   );
-  return rows.map((r) => {
-    const prices = db.all(
-      `SELECT i.unit_price_minor AS p FROM order_items i JOIN orders o
-         ON o.user_id = i.user_id AND o.purchase_id = i.purchase_id
-       ${w.sql} ${w.sql ? "AND" : "WHERE"} i.item_name = ? AND o.currency = ?`,
-      [...w.params, r.item, r.currency],
-    ).map((x) => n(x.p));
-    return {
-      item: String(r.item),
-      currency: String(r.currency),
-      units: n(r.units),
-      orders: n(r.orders),
-      venues: n(r.venues),
-      median_unit_price_minor: median(prices),
-    };
-  });
+  return rows.map((r) => ({
+    item: String(r.item),
+    currency: String(r.currency),
+    units: n(r.units),
+    orders: n(r.orders),
+    venues: n(r.venues),
+    median_unit_price_minor: median(numbers(r.prices)),
+  }));
 }
 
-/** An item's unit price per month (median of the month's lines, with options excluded). */
+/** An item's unit price per bucket (median of the bucket's lines, options excluded); months by default. */
 export function itemPriceHistory(
   db: SqlDb,
   f: Filters,
   item: string,
   currency: string,
-): Array<{ month: string; median_unit_price_minor: number; units: number }> {
+  unit: Bucket = "month",
+): Array<{ month: string; bucket: string; median_unit_price_minor: number; units: number }> {
   const w = where({ ...f, currency });
   const rows = db.all(
-    `SELECT o.order_local_month AS month, i.unit_price_minor AS p, i.quantity AS q FROM order_items i
+    `SELECT ${BUCKET_SQL[unit]} AS bucket, i.unit_price_minor AS p, i.quantity AS q FROM order_items i
      JOIN orders o ON o.user_id = i.user_id AND o.purchase_id = i.purchase_id
-     ${w.sql} ${w.sql ? "AND" : "WHERE"} i.item_name = ? AND o.order_local_month IS NOT NULL ORDER BY 1`,
+     ${w.sql} ${w.sql ? "AND" : "WHERE"} i.item_name = ? AND o.order_local_date IS NOT NULL ORDER BY 1`,
     [...w.params, item],
   );
   const by = new Map<string, { prices: number[]; units: number }>();
   for (const r of rows) {
-    const m = String(r.month);
-    const e = by.get(m) ?? { prices: [], units: 0 };
+    const b = String(r.bucket);
+    const e = by.get(b) ?? { prices: [], units: 0 };
     e.prices.push(n(r.p));
     e.units += n(r.q);
-    by.set(m, e);
+    by.set(b, e);
   }
-  return [...by].map(([month, e]) => ({ month, median_unit_price_minor: median(e.prices)!, units: e.units }));
+  return [...by].map(([bucket, e]) => ({
+    month: bucket.slice(0, 7),
+    bucket,
+    median_unit_price_minor: median(e.prices)!,
+    units: e.units,
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -400,6 +499,12 @@ export function ledger(db: SqlDb, f: Filters, limit = 100_000): LedgerRow[] {
   }));
 }
 
+/** How many orders the ledger lists for `f` (cancelled ones included). */
+export function ledgerCount(db: SqlDb, f: Filters): number {
+  const w = where(f, { all: true });
+  return n(db.all(`SELECT COUNT(*) AS n FROM orders o ${w.sql}`, w.params)[0]?.n);
+}
+
 /** RFC 4180 CSV of ledger rows (amounts in minor units), safe to open in a spreadsheet. */
 export function ledgerCsv(rows: LedgerRow[]): string {
   const cols: Array<keyof LedgerRow> = [
@@ -427,10 +532,12 @@ export function ledgerCsv(rows: LedgerRow[]): string {
 }
 
 export interface Coverage {
+  /** The sync's state, for the whole file. */
   fresh_through: string | null;
   catalog_orders: number;
   detail_orders: number;
   expected_orders: number | null;
+  /** Orders of the filters' range (dates, currency…; all of them without filters). */
   counted_orders: number;
   not_counted_orders: number;
   first_date: string | null;
@@ -438,7 +545,13 @@ export interface Coverage {
   users: Array<{ id: string; email: string }>;
 }
 
-export function coverage(db: SqlDb, f: Filters = {}): Coverage {
+export type SyncCoverage = Pick<
+  Coverage,
+  "fresh_through" | "catalog_orders" | "detail_orders" | "expected_orders" | "users"
+>;
+
+/** The sync's own figures for the whole file: from the small tables and index counts (no table scan). */
+export function syncCoverage(db: SqlDb, f: Filters = {}): SyncCoverage {
   const u = f.user ? "WHERE user_id = ?" : "";
   const up = f.user ? [f.user] : [];
   const one = (sql: string, params: SqlParam[] = up) => db.all(sql, params)[0] ?? {};
@@ -446,24 +559,44 @@ export function coverage(db: SqlDb, f: Filters = {}): Coverage {
     `SELECT MAX(last_sync_finished_at) AS fresh, MAX(expected_order_count) AS expected FROM sync_state ${u}`,
   );
   const all = where({ user: f.user }, { all: true });
-  const counted = where({ user: f.user });
-  const range = one(
-    `SELECT MIN(o.order_local_date) AS a, MAX(o.order_local_date) AS b, COUNT(*) AS n FROM orders o ${counted.sql}`,
-    counted.params,
-  );
   return {
     fresh_through: s(state.fresh),
     catalog_orders: n(one(`SELECT COUNT(*) AS n FROM order_catalog ${u}`).n),
     detail_orders: n(one(`SELECT COUNT(*) AS n FROM orders o ${all.sql}`, all.params).n),
     expected_orders: state.expected == null ? null : n(state.expected),
-    counted_orders: n(range.n),
-    not_counted_orders: n(one(`SELECT COUNT(*) AS n FROM orders o ${all.sql}`, all.params).n) - n(range.n),
-    first_date: s(range.a),
-    last_date: s(range.b),
     users: db.all("SELECT id, email FROM users ORDER BY email").map((r) => ({
       id: String(r.id),
       email: String(r.email),
     })),
+  };
+}
+
+/**
+ * What the file holds: the sync's state (catalog and detail counts, fresh-through) for the whole file,
+ * and the counted and not-counted orders of the filters' range (the ledger's search aside).
+ */
+export function coverage(db: SqlDb, f: Filters = {}): Coverage {
+  const sync = syncCoverage(db, f);
+  const range = where({ ...f, search: undefined }, { all: true });
+  const isCounted = `LOWER(o.status) NOT IN (${NOT_COUNTED.map(() => "?").join(", ")})`;
+  // One pass over the range: every order, the counted ones, and the counted ones' first and last day.
+  const r = db.all(
+    `SELECT COUNT(*) AS n, SUM(CASE WHEN ${isCounted} THEN 1 ELSE 0 END) AS counted,
+       MIN(CASE WHEN ${isCounted} THEN o.order_local_date END) AS a,
+       MAX(CASE WHEN ${isCounted} THEN o.order_local_date END) AS b
+     FROM orders o ${range.sql}`,
+    [...NOT_COUNTED, ...NOT_COUNTED, ...NOT_COUNTED, ...range.params],
+  )[0] ?? {};
+  return {
+    fresh_through: sync.fresh_through,
+    catalog_orders: sync.catalog_orders,
+    detail_orders: sync.detail_orders,
+    expected_orders: sync.expected_orders,
+    counted_orders: n(r.counted),
+    not_counted_orders: n(r.n) - n(r.counted),
+    first_date: s(r.a),
+    last_date: s(r.b),
+    users: sync.users,
   };
 }
 
@@ -477,24 +610,42 @@ export interface Facets {
 
 export function facets(db: SqlDb, f: Filters = {}): Facets {
   const w = where({ user: f.user }, { all: true });
-  const col = (expr: string) =>
-    db.all(
-      `SELECT DISTINCT ${expr} AS v FROM orders o ${w.sql} ${w.sql ? "AND" : "WHERE"} ${expr} IS NOT NULL
-       AND ${expr} <> '' ORDER BY 1`,
-      w.params,
-    ).map((r) => String(r.v));
+  // One pass: the distinct combinations, folded into one list per filter here.
+  const rows = db.all(
+    `SELECT o.currency AS currency, COALESCE(o.venue_id, o.venue_name) AS venue, MAX(o.venue_name) AS name,
+       o.delivery_city AS city, o.delivery_alias AS alias, o.venue_product_line AS line
+     FROM orders o ${w.sql} GROUP BY 1, 2, 4, 5, 6`,
+    w.params,
+  );
+  const distinct = (key: string) =>
+    [...new Set(rows.map((r) => r[key]).filter((v) => v != null && v !== "").map(String))].sort(byText);
+  const venues = new Map<string, string | null>();
+  for (const r of rows) {
+    if (r.venue == null) continue;
+    const id = String(r.venue), name = r.name == null ? null : String(r.name);
+    const had = venues.get(id) ?? null;
+    venues.set(id, had === null || (name !== null && byText(name, had) > 0) ? name ?? had : had);
+  }
   return {
-    currencies: col("o.currency"),
-    venues: db.all(
-      `SELECT COALESCE(o.venue_id, o.venue_name) AS id, MAX(o.venue_name) AS name FROM orders o ${w.sql}
-       GROUP BY 1 ORDER BY 2`,
-      w.params,
-    ).map((r) => ({ id: String(r.id), name: String(r.name ?? r.id) })),
-    cities: col("o.delivery_city"),
-    aliases: col("o.delivery_alias"),
-    product_lines: col("o.venue_product_line"),
+    currencies: distinct("currency"),
+    venues: [...venues].map(([id, name]) => ({ id, name: name ?? id })).sort((a, b) =>
+      byText(a.name, b.name)
+    ),
+    cities: distinct("city"),
+    aliases: distinct("alias"),
+    product_lines: distinct("line"),
   };
 }
+
+/** SQLite's BINARY order (code points), as the SQL it replaces sorted. */
+const byText = (a: string, b: string) => {
+  const x = [...a], y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i].codePointAt(0)! - y[i].codePointAt(0)!;
+    if (d) return d;
+  }
+  return x.length - y.length;
+};
 
 // ---------------------------------------------------------------------------------------------
 // The summary (CLI) and the dashboard's headline block share this.
@@ -508,23 +659,46 @@ export interface Summary {
   monthly: Array<{ currency: string; month: string; orders: number; total_minor: number }>;
 }
 
+/**
+ * The rows of the last `months` months that have any (months of all currencies count alike), month by
+ * month with a month's currencies side by side; whole months only while they fit in `maxRows`.
+ */
+export function lastMonths<T extends { currency: string; month: string }>(
+  rows: T[],
+  months: number,
+  maxRows = Infinity,
+): T[] {
+  const sorted = [...rows].sort((a, b) =>
+    a.month < b.month ? -1 : a.month > b.month ? 1 : byText(a.currency, b.currency)
+  );
+  const out: T[][] = [];
+  for (let i = sorted.length; i > 0 && out.length < months;) {
+    let j = i - 1;
+    while (j > 0 && sorted[j - 1].month === sorted[i - 1].month) j--;
+    const month = sorted.slice(j, i);
+    const taken = out.reduce((k, m) => k + m.length, 0);
+    if (taken + month.length > maxRows) {
+      if (!out.length) out.push(month.slice(0, maxRows));
+      break;
+    }
+    out.push(month);
+    i = j;
+  }
+  return out.reverse().flat();
+}
+
 export function summary(db: SqlDb, f: Filters, months = 12): Summary {
-  const rows = monthly(db, f);
-  const byCurrency = new Map<string, MonthRow[]>();
-  for (const r of rows) byCurrency.set(r.currency, [...(byCurrency.get(r.currency) ?? []), r]);
   return {
     range: { from: f.from ?? null, to: f.to ?? null },
     currency: f.currency ?? null,
     coverage: coverage(db, f),
     headline: headline(db, f),
     top_venues: topVenues(db, f, "spend", 5),
-    monthly: [...byCurrency.values()].flatMap((list) =>
-      list.slice(-months).map((r) => ({
-        currency: r.currency,
-        month: r.month,
-        orders: r.orders,
-        total_minor: r.total_minor,
-      }))
-    ),
+    monthly: lastMonths(monthly(db, f), months).map((r) => ({
+      currency: r.currency,
+      month: r.month,
+      orders: r.orders,
+      total_minor: r.total_minor,
+    })),
   };
 }

@@ -1,15 +1,19 @@
 /**
  * The local dashboard server: 127.0.0.1 only, the bundle at `/`, the history DB at
- * /data/svc-history.sqlite (GET/HEAD, no-store, read fresh on every request). Refuses
- * non-loopback Host headers (DNS rebinding) and any path that would leave the bundle directory.
+ * /data/svc-history.sqlite (GET/HEAD, no-store, read fresh on every request) and the dashboard's
+ * lighter copy of it at /data/dashboard.sqlite (see dashboard_copy.ts; the page falls back to the
+ * whole file when a server has no copy). Refuses non-loopback Host headers (DNS rebinding) and any
+ * path that would leave the bundle directory.
  */
 
 import { extname, join, resolve, sep } from "node:path";
 import { SvcError } from "../core/errors.ts";
+import { type DashboardCopy, dashboardCopy } from "./dashboard_copy.ts";
 
 export const DEFAULT_PORT = 5173;
 export const PORT_TRIES = 5;
 export const DB_ROUTE = "/data/svc-history.sqlite";
+export const COPY_ROUTE = "/data/dashboard.sqlite";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -103,7 +107,10 @@ async function fileResponse(path: string, req: Request, type: string, extra: Rec
   return new Response(file.readable, { status: 200, headers });
 }
 
-export function handler(opts: ServeOptions): (req: Request) => Promise<Response> {
+export function handler(
+  opts: ServeOptions,
+  copy: DashboardCopy = dashboardCopy(opts.dbPath),
+): (req: Request) => Promise<Response> {
   const root = resolve(opts.bundleDir);
   return async (req) => {
     const res = await route(req);
@@ -126,6 +133,27 @@ export function handler(opts: ServeOptions): (req: Request) => Promise<Response>
       return res ??
         plain(404, "no history database yet: run `svc stats` to sync", { "cache-control": "no-store" });
     }
+    if (pathname === COPY_ROUTE) {
+      let bytes: Uint8Array | null;
+      try {
+        bytes = await copy.get();
+      } catch (e) {
+        // Not a history file svc can read: the page falls back to the whole file and says so.
+        opts.trace?.(`[serve] no dashboard copy: ${e instanceof Error ? e.message : String(e)}`);
+        bytes = null;
+      }
+      if (!bytes) return plain(404, "no dashboard copy of the history", { "cache-control": "no-store" });
+      const headers = {
+        "content-type": "application/octet-stream",
+        "content-length": String(bytes.length),
+        "cache-control": "no-store",
+        ...BASE_HEADERS,
+      };
+      return new Response(req.method === "HEAD" ? null : bytes as Uint8Array<ArrayBuffer>, {
+        status: 200,
+        headers,
+      });
+    }
     let path = resolveInside(root, pathname);
     if (!path) return plain(404, "not found");
     try {
@@ -141,13 +169,19 @@ export function startStatsServer(opts: ServeOptions): StatsServer {
   let lastError = "";
   for (let p = opts.port; p < opts.port + PORT_TRIES && p <= 65535; p++) {
     try {
-      const server = Deno.serve({ hostname: "127.0.0.1", port: p, onListen() {} }, handler(opts));
+      const copy = dashboardCopy(opts.dbPath);
+      const server = Deno.serve({ hostname: "127.0.0.1", port: p, onListen() {} }, handler(opts, copy));
+      // Ready before the browser asks (a missing or foreign file is answered when asked).
+      copy.get().catch(() => {});
+      let closing: Promise<void> | undefined;
       return {
         url: `http://127.0.0.1:${p}`,
         port: p,
-        close: async () => {
-          await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 5000))]);
-        },
+        close: () =>
+          closing ??= (async () => {
+            await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 5000))]);
+            await copy.close(); // no temp file left behind
+          })(),
       };
     } catch (e) {
       if (!(e instanceof Deno.errors.AddrInUse)) throw e;

@@ -4,6 +4,7 @@ import { DatabaseSync } from "node:sqlite";
 import { SvcError } from "../core/errors.ts";
 import {
   type Filters,
+  lastMonths,
   monthly,
   type SqlDb,
   type SqlParam,
@@ -110,7 +111,10 @@ export function localGroups(dbPath: string, by: Grouping, f: Filters, limit: num
       units,
     });
     if (by === "month") {
-      return monthly(db, f).map((m) => row(m.month, m.currency, m.orders, m.total_minor, null)).slice(-limit);
+      // The newest months, each with its currencies together, in at most `limit` rows.
+      return lastMonths(monthly(db, f), limit, limit).map((m) =>
+        row(m.month, m.currency, m.orders, m.total_minor, null)
+      );
     }
     if (by === "venue") {
       return topVenues(db, f, "spend", limit).map((v) =>
