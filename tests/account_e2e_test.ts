@@ -460,7 +460,7 @@ Deno.test("addresses: list in both layouts, --active-only, local copy kept in th
     const u = upd.json<any>();
     assert.equal(u.data.svc_address_id, "66a000000000000000000005");
     assert.equal(u.data.set_default_profile, false);
-    assert.match(u.warnings.join(" "), /now points at the new version/);
+    assert.match(u.warnings.join(" "), /the selected address is now its new version/);
     assert.equal((await mustProfile(t)).svc_address_id, "66a000000000000000000005");
   });
 });

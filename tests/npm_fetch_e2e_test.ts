@@ -87,10 +87,12 @@ function assertPackageError(r: RunResult, pkg: string, reason: RegExp, where: st
   assert.match(lines[0], reason, where);
   assert.match(lines[0], /\[SVC_PACKAGE_UNAVAILABLE\]$/, where);
   assert.ok(
-    lines[1].startsWith("Hint: fetch everything svc uses once, while online: `deno task setup` in "),
+    lines[1].startsWith("Hint: fetch everything svc uses once, while online: `cd "),
     where,
   );
   assert.ok(lines[1].includes(ROOT.replace(/\/$/, "")), `${where}: the hint names the checkout`);
+  // The pinned Deno, not a `deno` on PATH that a README install does not have.
+  assert.ok(lines[1].includes("&& tools/deno/node_modules/.bin/deno task setup`"), `${where}: pasteable`);
   assert.match(lines[1], /HTTPS_PROXY.*NPM_CONFIG_REGISTRY/, where);
   assert.doesNotMatch(r.stderr, /SVC_INTERNAL|width\.ts|at file:|os error/, `${where}: no internals`);
 }

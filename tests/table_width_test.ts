@@ -44,6 +44,8 @@ const READ_ONLY: Case[] = [
   { args: ["venues", ...AT], header: /^Venue\s+Slug\s/m },
   // Enriched fees ("€0.00 (was €3.90)") and a 23-cell slug leave venue names under their floor at 80.
   { args: ["venues", "--sort", "rating", "--enrich", ...AT], header: /^Venue\s+Slug\s/m, records: [80] },
+  // Sorted by distance, a Distance column joins: still one line per venue at 80 (issue 21 audit).
+  { args: ["venues", "--sort", "distance", ...AT], header: /^Venue\s+Slug\s+Distance\s/m },
   { args: ["venues", "categories", ...AT], header: /^Category\s+Slug\s+Venues$/m },
   // Venue, item name, price, availability, a 24-hex id and a slug cannot share 80 cells.
   { args: ["items", "--query", "pizza", ...AT], header: /^Venue\s+Item\s+Price/m, records: [80] },

@@ -33,9 +33,20 @@ export async function runLogin(rt: Runtime): Promise<void> {
   await rt.emit(data, record("Login"));
 }
 
+const CLEARED_WORDS: Record<string, string> = {
+  wtoken: "access token",
+  wrefresh_token: "refresh token",
+  cookies: "cookies",
+  svc_address_id: "selected address",
+};
+
 export async function runLogout(rt: Runtime): Promise<void> {
   const data = await logoutProfile(rt.paths.config, rt.paths.slugCache, rt.globals.profile);
-  await rt.emit(data, record("Logout"));
+  // JSON names the profile's fields; a table says what they are.
+  await rt.emit(
+    data,
+    (d, ui) => record("Logout")({ ...d, cleared: d.cleared.map((f) => CLEARED_WORDS[f] ?? f) }, ui),
+  );
 }
 
 export async function runConfigure(rt: Runtime): Promise<void> {

@@ -56,7 +56,8 @@ export function venueTable(
     { title: "Rating", kind: "value" },
     { title: "Delivery", kind: "value" },
     { title: "Fee", kind: "value" },
-    { title: "Plus", kind: "value" },
+    // Sorted by distance the Distance column takes the room; the "+" badge on the name still says Plus.
+    { title: "Plus", kind: "value", ...(opts.distance ? { optional: 4 } : {}) },
   ];
   if (show) headers.push({ title: "Highlights", kind: "text", optional: 1 });
   const body = rows.map((r) => {

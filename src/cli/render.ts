@@ -10,7 +10,7 @@ import { colorEnabled, makeStyle } from "../output/style.ts";
 import { lineSafe } from "../output/sanitize.ts";
 import { writeStderrLine, writeStdout } from "../output/stdout.ts";
 import { claimOutput, interruptMayWrite, type InterruptView } from "./interrupt.ts";
-import { type RunScope, scopeCommands } from "../output/hints.ts";
+import { type RunScope, scopeCommands, svcCommand } from "../output/hints.ts";
 
 /**
  * Writes the one envelope to stdout. `byInterrupt`: the SVC_INTERRUPTED envelope, written only when
@@ -41,11 +41,17 @@ export interface ErrorContext extends InterruptView {
 export async function renderError(err: SvcError, ctx: ErrorContext): Promise<void> {
   // Commands the message, hint and warnings suggest repeat the run's scope (--sandbox, --profile).
   const scope: RunScope = { sandbox: ctx.sandbox === true, profile: ctx.profile };
+  // A suggestion that is a command line ("Did you mean: svc cart add") keeps the scope too.
+  const suggested = Array.isArray(err.facts?.suggestions)
+    ? (err.facts.suggestions as unknown[]).map((x) =>
+      typeof x === "string" && /^svc(\s|$)/.test(x) ? svcCommand(x.slice(4), scope) : x
+    )
+    : undefined;
   err = new SvcError(err.code, scopeCommands(err.message, scope), {
     details: err.details,
     hint: err.hint && scopeCommands(err.hint, scope),
     retry: err.retry,
-    facts: err.facts,
+    facts: suggested ? { ...err.facts, suggestions: suggested } : err.facts,
     cause: err.cause,
   });
   ctx = { ...ctx, warnings: ctx.warnings.map((w) => scopeCommands(w, scope)) };

@@ -253,10 +253,10 @@ export function packageUnavailable(e: unknown): SvcError | undefined {
       (reason ? `: ${reason}` : ""),
     {
       cause: e,
-      hint:
-        (local
-          ? `fetch everything svc uses once, while online: \`deno task setup\` in ${root} (README, "Install")`
-          : "run svc once while online: Deno keeps what it downloads in its cache (DENO_DIR)") +
+      hint: (local
+        ? "fetch everything svc uses once, while online: " +
+          `\`cd ${root} && tools/deno/node_modules/.bin/deno task setup\` (README, "Install")`
+        : "run svc once while online: Deno keeps what it downloads in its cache (DENO_DIR)") +
         "; otherwise check the network, the proxy (HTTPS_PROXY) or the registry (NPM_CONFIG_REGISTRY)",
       facts: npm ? { package: npm[1] } : { module: safeUrls(remote![1]) },
     },

@@ -185,6 +185,13 @@ export async function readCapped(res: Response, cap: number): Promise<{ bytes: U
   return { bytes: buf.subarray(0, total), over };
 }
 
+/** "800 ms", "1.5 s", "2 s", "2 min": a time limit as people write it. */
+function duration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
 function sizeLabel(bytes: number): string {
   return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0
     ? `${bytes / (1024 * 1024)} MiB`
@@ -307,12 +314,15 @@ export class Gateway {
     if (reason instanceof DOMException && reason.name === "TimeoutError") {
       return new SvcError(
         "SVC_UPSTREAM_TEMPORARY",
-        `the command's deadline of ${this.deadlineMs ?? "?"} ms passed (at ${spec.method} ${spec.path})`,
+        `the command did not finish within its time limit of ${
+          this.deadlineMs === undefined ? "?" : duration(this.deadlineMs)
+        } (the marketplace is slow or not answering)`,
         {
-          hint: "the upstream is slow or not answering; try again later, or allow more time with --timeout " +
-            "(e.g. --timeout 2m; SVC_DEADLINE_MS sets the default)",
+          hint:
+            "try again later, or allow more time with --timeout (e.g. --timeout 2m; SVC_DEADLINE_MS sets the " +
+            "default)",
           retry: { retryable: true },
-          details: { deadline_ms: this.deadlineMs },
+          details: { deadline_ms: this.deadlineMs, at: `${spec.method} ${spec.path}` },
         },
       );
     }
@@ -395,12 +405,13 @@ export class Gateway {
         if (retry && attempt < MAX_ATTEMPTS && await this.backoff(attempt, undefined, "network error")) {
           continue;
         }
-        throw new SvcError("SVC_UPSTREAM_TEMPORARY", `${outcome.message} (${spec.method} ${spec.path})`, {
-          details: { method: spec.method, url: this.redact(url) },
+        // The endpoint is a detail (--verbose); people read what happened and what to do.
+        throw new SvcError("SVC_UPSTREAM_TEMPORARY", outcome.message, {
+          details: { method: spec.method, path: spec.path, url: this.redact(url) },
           retry: { retryable: true },
-          ...(once
-            ? { hint: "svc never re-sends a change: check with a read whether it landed before trying again" }
-            : {}),
+          hint: once
+            ? "svc never re-sends a change: check with a read whether it landed before trying again"
+            : "check the network connection (and HTTPS_PROXY/NO_PROXY behind a proxy), then try again",
         });
       }
       const { status, text, retryAfter } = outcome;
@@ -534,10 +545,10 @@ export class Gateway {
         }
         const timedOut = e instanceof DOMException && (e.name === "TimeoutError" || e.name === "AbortError");
         const message = timedOut
-          ? `upstream timed out after ${timeoutMs} ms`
+          ? `the marketplace did not answer within ${duration(timeoutMs)}`
           : e instanceof WireError
           ? e.message
-          : "upstream unreachable";
+          : "the marketplace could not be reached";
         entry.error = timedOut ? "timeout" : (e instanceof Error ? e.name : "error");
         this.trace(`[http] <- ${method} ${shownUrl} error=${entry.error} duration=${entry.duration_ms}ms`);
         this.captured({ entry, started, url: current, headers: sendHeaders, body });

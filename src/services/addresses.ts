@@ -206,7 +206,10 @@ export async function listAddresses(
   const pointer = ctx.profile?.svc_address_id ?? null;
   const ids = new Set(rows.map((r) => r.entry.address_id));
   if (pointer && !ids.has(pointer)) {
-    ctx.warn(`svc_address_id ${pointer} is not in the account's address list`);
+    ctx.warn(
+      `the address you selected (${pointer}) is no longer in the account's address list; ` +
+        "svc uses the account's default",
+    );
   }
   const defaultId = (pointer && ids.has(pointer) ? pointer : undefined) ??
     rows.find((r) => r.entry.upstream_default)?.entry.address_id ?? null;
@@ -533,7 +536,7 @@ export async function writeAddress(
     return { write: true, result: p.svc_address_id ?? null };
   }, input.setDefaultProfile); // without --set-default-profile, an absent profile is not created
   if (previous && pointer === newId && !input.setDefaultProfile) {
-    ctx.warn(`svc_address_id now points at the new version ${newId}`);
+    ctx.warn(`the selected address is now its new version ${newId}`, "in_table");
   }
   return {
     mutation: previous ? "update" : "add",
@@ -567,7 +570,7 @@ export async function removeAddress(
     if (clear) delete p.svc_address_id;
     return { write: true, result: { pointer: p.svc_address_id ?? null, cleared: clear } };
   }, false);
-  if (cleared) ctx.warn(`the removed address was svc_address_id; the pointer is cleared`);
+  if (cleared) ctx.warn("the removed address was the selected one; no address is selected now", "in_table");
   return {
     mutation: "remove",
     address_id: id,

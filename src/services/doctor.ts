@@ -66,7 +66,7 @@ async function configCheck(path: string): Promise<{ check: Check; config?: Confi
         name: "config",
         status: "warn",
         detail: `none yet (${path})`,
-        hint: "`svc login` creates it; discovery works without it",
+        hint: "`svc login` creates it; without it, discovery needs --lat/--lon or --address",
       },
     };
   }
