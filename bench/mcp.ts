@@ -1,8 +1,10 @@
 /**
- * Benchmark: the MCP server as a client starts it (./svc mcp over stdio, the SDK's client): spawn +
- * initialize until the client is connected, then tools/list, and one tool call against the
- * sandbox. Medians as ratios to `deno run hello.ts` measured in the same run; also the size of the
- * tools/list answer (characters, the budget is 30,000).
+ * Benchmark: the MCP server as an agent host starts it (./svc mcp over stdio). Start-up is timed on
+ * raw pipes, as a host sees it: spawn → initialize answered → tools/list answered, each as a ratio
+ * to `deno run hello.ts` measured in the same rounds (interleaved, so machine noise hits both alike),
+ * with the server's own breakdown (its `--verbose` start-up line: CLI, SDK, catalogue) and its peak
+ * RSS once tools/list is answered. Then the first tool calls against the sandbox with the SDK's
+ * client (the first one loads its toolset's schemas and services), and the size of tools/list.
  *
  * Run alone with `deno run -A bench/mcp.ts`; `deno task bench` calls it.
  */
@@ -12,48 +14,115 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { median, SVC } from "./lib.ts";
 
-const RUNS = Number(Deno.env.get("BENCH_MCP_RUNS") ?? 9);
+const RUNS = Number(Deno.env.get("BENCH_MCP_RUNS") ?? 15);
 
-async function helloMs(dir: string): Promise<number> {
-  const hello = join(dir, "hello.ts");
-  await Deno.writeTextFile(hello, 'console.log("hello");\n');
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS + 1; i++) {
-    const started = performance.now();
-    const out = await new Deno.Command(Deno.execPath(), { args: ["run", "--quiet", hello], stdout: "null" })
-      .output();
-    if (!out.success) throw new Error("deno run hello.ts failed");
-    if (i > 0) samples.push(performance.now() - started); // the first run warms the cache
-  }
-  return median(samples);
+async function hello(path: string): Promise<number> {
+  const started = performance.now();
+  const out = await new Deno.Command(Deno.execPath(), { args: ["run", "--quiet", path], stdout: "null" })
+    .output();
+  if (!out.success) throw new Error("deno run hello.ts failed");
+  return performance.now() - started;
 }
 
-interface Sample {
+interface Startup {
   initialize: number;
   list: number;
-  call: number;
   chars: number;
+  /** The server's own marks (ms since its process started), when it prints them. */
+  marks: Record<string, number>;
+  peakMiB: number | null;
 }
 
-async function once(args: string[], env: Record<string, string>, calls = true): Promise<Sample> {
+/** Peak resident memory of a process so far (Linux), in MiB. */
+async function peakMiB(pid: number): Promise<number | null> {
+  try {
+    const kb = (await Deno.readTextFile(`/proc/${pid}/status`)).match(/^VmHWM:\s+(\d+) kB/m)?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+const rpc = (m: Record<string, unknown>) =>
+  new TextEncoder().encode(JSON.stringify({ jsonrpc: "2.0", ...m }) + "\n");
+
+/** Spawns ./svc --verbose mcp on pipes: the times until initialize and tools/list are answered. */
+async function startup(env: Record<string, string>): Promise<Startup> {
   const started = performance.now();
-  const transport = new StdioClientTransport({ command: SVC, args, env, stderr: "ignore" });
+  const child = new Deno.Command(SVC, {
+    args: ["--verbose", "mcp"],
+    env,
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  const writer = child.stdin.getWriter();
+  await writer.write(rpc({
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+  }));
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let initialize = 0, list = 0, chars = 0;
+  while (!list) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`svc mcp ended early: ${await stderr}`);
+    buffer += value;
+    for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      const id = JSON.parse(line).id;
+      if (id === 1) {
+        initialize = performance.now() - started;
+        await writer.write(rpc({ method: "notifications/initialized" }));
+        await writer.write(rpc({ id: 2, method: "tools/list" }));
+      } else if (id === 2) {
+        list = performance.now() - started;
+        chars = JSON.stringify(JSON.parse(line).result).length;
+      }
+    }
+  }
+  const peak = await peakMiB(child.pid);
+  await writer.close();
+  await reader.cancel();
+  await child.status;
+  const marks: Record<string, number> = {};
+  const line = (await stderr).match(/\[mcp\] start-up: (.*)/)?.[1] ?? "";
+  for (const m of line.matchAll(/([a-z]+) at ([\d.]+) ms/g)) marks[m[1]] = Number(m[2]);
+  return { initialize, list, chars, marks, peakMiB: peak };
+}
+
+interface Calls {
+  first: number;
+  second: number;
+  schemas: number | null;
+}
+
+/** The SDK client against ./svc --sandbox --verbose mcp: the first tool call (loads its toolset) and the next. */
+async function calls(env: Record<string, string>): Promise<Calls> {
+  const transport = new StdioClientTransport({
+    command: SVC,
+    args: ["--sandbox", "--verbose", "mcp"],
+    env,
+    stderr: "pipe",
+  });
+  let err = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => (err += new TextDecoder().decode(chunk)));
   const client = new Client({ name: "bench", version: "1" });
   await client.connect(transport);
-  const initialize = performance.now() - started;
-  if (!calls) {
-    await client.close();
-    return { initialize, list: 0, call: 0, chars: 0 };
-  }
   let t = performance.now();
-  const listed = await client.listTools();
-  const list = performance.now() - t;
+  let r = await client.callTool({ name: "svc_cart_count", arguments: {} });
+  const first = performance.now() - t;
   t = performance.now();
-  const r = await client.callTool({ name: "svc_cart_count", arguments: {} });
-  const call = performance.now() - t;
-  if (r.isError) throw new Error("svc_cart_count failed");
+  r = await client.callTool({ name: "svc_cart_count", arguments: {} });
+  const second = performance.now() - t;
+  if (r.isError) throw new Error(`svc_cart_count failed: ${JSON.stringify(r.content)}`);
   await client.close();
-  return { initialize, list, call, chars: JSON.stringify({ tools: listed.tools }).length };
+  const schemas = err.match(/\[mcp\] the cart toolset loaded in ([\d.]+) ms/)?.[1];
+  return { first, second, schemas: schemas === undefined ? null : Number(schemas) };
 }
 
 export async function benchMcp(): Promise<void> {
@@ -67,23 +136,65 @@ export async function benchMcp(): Promise<void> {
       SVC_CONFIG_PATH: join(tmp, ".svc-config.json"),
       NO_COLOR: "1",
     };
-    const floor = await helloMs(tmp);
-    await once(["--sandbox", "mcp"], env); // warm-up (and the sandbox's first sign-in)
-    const samples: Sample[] = [];
-    for (let i = 0; i < RUNS; i++) samples.push(await once(["--sandbox", "mcp"], env));
-    const line = (name: string, ms: number) =>
-      console.log(`${name.padEnd(52)} ${ms.toFixed(1).padStart(8)} ms  (${(ms / floor).toFixed(1)}x hello)`);
-    console.log(`\nMCP server over stdio (./svc --sandbox mcp, the SDK client), median of ${RUNS} runs`);
-    const plain: number[] = [];
-    for (let i = 0; i < RUNS; i++) plain.push((await once(["mcp"], env, false)).initialize);
-    line("deno run hello.ts (the floor)", floor);
-    line("spawn + initialize: ./svc mcp", median(plain));
-    line("spawn + initialize: ./svc --sandbox mcp", median(samples.map((s) => s.initialize)));
-    line("tools/list", median(samples.map((s) => s.list)));
-    line("tools/call svc_cart_count (sandbox, loopback)", median(samples.map((s) => s.call)));
+    const helloPath = join(tmp, "hello.ts");
+    await Deno.writeTextFile(helloPath, 'console.log("hello");\n');
+    await hello(helloPath); // warm Deno's caches
+    await startup(env);
+    const floor: number[] = [];
+    const runs: Startup[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      floor.push(await hello(helloPath));
+      runs.push(await startup(env));
+    }
+    await calls(env); // warm-up (and the sandbox's first sign-in)
+    const called: Calls[] = [];
+    for (let i = 0; i < Math.ceil(RUNS / 3); i++) called.push(await calls(env));
+
+    const base = median(floor);
+    const line = (name: string, ms: number, ratio = true) =>
+      console.log(
+        `${name.padEnd(52)} ${ms.toFixed(1).padStart(8)} ms${
+          ratio ? `  ${(ms / base).toFixed(2)}x hello` : ""
+        }`,
+      );
+    const mark = (name: string) => {
+      const xs = runs.map((r) => r.marks[name]).filter((x) => x !== undefined);
+      return xs.length === runs.length ? median(xs) : null;
+    };
     console.log(
-      `${"tools/list answer".padEnd(52)} ${String(samples[0].chars).padStart(8)} characters (budget 30000)`,
+      `\nMCP server start-up over stdio (./svc mcp, raw pipes), median of ${RUNS} interleaved rounds`,
     );
+    line("deno run hello.ts (the floor: runtime)", base);
+    const list = median(runs.map((r) => r.list));
+    line("spawn → initialize answered", median(runs.map((r) => r.initialize)));
+    line("spawn → tools/list answered", list);
+    // The server's marks: when the CLI reached `svc mcp`, when the SDK was loaded, when the catalogue was ready.
+    const cli = mark("cli"), sdk = mark("sdk"), catalogue = mark("catalogue");
+    if (cli !== null && sdk !== null && catalogue !== null) {
+      console.log("  breakdown (the server's --verbose marks, ms since its process started):");
+      line("    argv parsed, `svc mcp` reached (CLI)", cli, false);
+      line("    + SDK loaded (protocol, stdio transport)", sdk - cli, false);
+      line("    + catalogue ready (tools/list, no schema built)", catalogue - sdk, false);
+      line("    + initialize and tools/list answered, exit", list - catalogue, false);
+    } else {
+      console.log("  breakdown: the server prints no start-up marks");
+    }
+    const peaks = runs.map((r) => r.peakMiB).filter((x): x is number => x !== null);
+    if (peaks.length) {
+      console.log(
+        `${"peak RSS once tools/list is answered".padEnd(52)} ${
+          Math.max(...peaks).toFixed(1).padStart(8)
+        } MiB`,
+      );
+    }
+    console.log(
+      `${"tools/list answer".padEnd(52)} ${String(runs[0].chars).padStart(8)} characters (budget 30000)`,
+    );
+    console.log(`\nfirst tool calls (./svc --sandbox mcp, the SDK client), median of ${called.length} runs`);
+    line("first tools/call svc_cart_count (loads its toolset)", median(called.map((c) => c.first)), false);
+    const schemas = called.map((c) => c.schemas).filter((x): x is number => x !== null);
+    if (schemas.length) line("  of which: cart toolset (schemas, services) loaded", median(schemas), false);
+    line("next tools/call svc_cart_count", median(called.map((c) => c.second)), false);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }
