@@ -761,9 +761,13 @@ Deno.test("cart UX guards: two lines of one item, --venue-id by slug, idempotent
     assert.equal(r.code, 0, r.stdout);
     assert.equal(r.json<{ cleared_baskets: number }>().data.cleared_baskets, 0);
     assert.ok(r.json().warnings.some((w) => w.includes("already empty")));
-    // A --venue-id that names no basket is an error, so scripts can tell a typo from "nothing to do".
+    // So is a --venue-id that names no basket (clearing is idempotent): the warning names the venue.
     r = await t.run(["cart", "clear", "--venue-id", "kallio-burger", ...AT, "--format", "json"]);
-    assert.equal(r.json().error?.code, "SVC_EMPTY_CART");
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(r.json<{ cleared_baskets: number }>().data.cleared_baskets, 0);
+    assert.deepEqual(r.json().warnings, ["there is no basket for venue kallio-burger: nothing was cleared"]);
+    r = await t.run(["cart", "clear", "--venue-id", "kallio-burger", ...AT]);
+    assert.equal(r.stdout, "(there is no basket for venue kallio-burger: nothing was cleared)\n");
 
     // Expectations that do not match the current item add nothing.
     t.sandbox.clearLog();

@@ -7,7 +7,7 @@ import { type CartState, cartState } from "../services/cart_state.ts";
 import { clearArgs, removeArgs } from "../services/cart_set.ts";
 import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../services/cart_add.ts";
 import { type CheckoutPreview, checkoutPreview, type DeliveryMode } from "../services/checkout.ts";
-import { basketCount, clearBaskets, removeItem } from "../services/cart.ts";
+import { basketCount, clearBaskets, nothingCleared, removeItem } from "../services/cart.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import { parseIntFlag, parseMinorFlag } from "./options.ts";
 import { invalidChoice } from "../core/suggest.ts";
@@ -275,15 +275,17 @@ export async function runClear(rt: Runtime): Promise<void> {
   const data = await clearBaskets(ctx, await rt.resolveLocation(ctx), target);
   await rt.emit(data, (d, ui) =>
     // An empty basket is said once, here (the warning is for JSON).
-    d.cleared_baskets === 0 ? "(the basket is already empty: nothing was cleared)" : ui.table.renderRecord(
-      {
-        "Baskets cleared": d.cleared_baskets,
-        "Items left": d.total_items,
-        "Total left": moneyText(d.total),
-      },
-      ui.style,
-      "Cleared",
-    ));
+    d.cleared_baskets === 0
+      ? `(${nothingCleared(target.all ? undefined : target.venueId)})`
+      : ui.table.renderRecord(
+        {
+          "Baskets cleared": d.cleared_baskets,
+          "Items left": d.total_items,
+          "Total left": moneyText(d.total),
+        },
+        ui.style,
+        "Cleared",
+      ));
 }
 
 export const runCheckout = checkoutHandler(["standard", "priority"]);

@@ -553,6 +553,13 @@ export async function removeItem(
   });
 }
 
+/** What a clear with nothing to clear says (a warning in JSON, the table's one line). */
+export function nothingCleared(venueId?: string): string {
+  return venueId
+    ? `there is no basket for venue ${venueId}: nothing was cleared`
+    : "the basket is already empty: nothing was cleared";
+}
+
 export interface ClearResult extends Totals {
   mutation: "clear";
   basket_ids: string[];
@@ -567,13 +574,12 @@ export async function clearBaskets(
   return await serialized(async () => {
     // Strict unless one venue is named: "the first basket" must not silently skip an unreadable one.
     const baskets = await loadBaskets(ctx, loc, { strict: opts.all || !opts.venueId });
-    let targets: Basket[] = baskets;
-    if (!opts.all) {
-      if (opts.venueId) targets = [requireBasket(baskets, opts.venueId)];
-      else targets = baskets.slice(0, 1);
-    }
+    // Clearing is idempotent: nothing to clear (no basket at all, or none for the venue named) is
+    // a success with cleared_baskets 0 and a warning saying which, whatever the target.
+    const named = opts.venueId ? selectBasket(baskets, opts.venueId) : undefined;
+    const targets = opts.all ? baskets : opts.venueId ? (named ? [named] : []) : baskets.slice(0, 1);
     // The table says it itself (cli/cart.ts); JSON and agents read it here.
-    if (!targets.length) ctx.warn("the basket is already empty: nothing was cleared", "in_table");
+    if (!targets.length) ctx.warn(nothingCleared(opts.all ? undefined : opts.venueId), "in_table");
     if (targets.length) await bulkDelete(ctx, targets.map((b) => b.id));
     const after = await totalsAfter(ctx, loc, null);
     const cleared = [...new Set(targets.map((b) => b.venue.currency))];

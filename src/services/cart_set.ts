@@ -14,6 +14,7 @@ import {
   bulkDelete,
   loadBaskets,
   postBasket,
+  requireBasket,
   selectBasket,
   serialized,
   type Totals,
@@ -133,12 +134,12 @@ export async function setLineCount(
     });
     if (!basket || !matching.length) {
       if (count > 0) {
+        // No basket at all, or none for the venue named: what `cart remove` says (SVC_EMPTY_CART).
+        if (!basket && (opts.venueId || !baskets.length)) requireBasket(baskets, opts.venueId);
         throw new SvcError(
           "SVC_ITEM_NOT_FOUND",
           basket
             ? `item ${itemId} is not in the basket of ${basket.venue.name ?? basket.id}`
-            : opts.venueId
-            ? `there is no basket for venue ${opts.venueId}`
             : `item ${itemId} is in no basket`,
           { hint: "add it with `svc cart add`" },
         );
