@@ -1,6 +1,7 @@
 /**
  * The MCP catalogue: the lock-list of names, order, annotations and schemas (tests/mcp_tools.lock.json;
- * rewrite it with SVC_UPDATE_MCP_LOCK=1 after a deliberate change), the tools/list size budget,
+ * rewrite it with SVC_UPDATE_MCP_LOCK=1 after a deliberate change, which also rewrites the generated
+ * catalogue the server serves, src/mcp/catalogue.gen.ts), the tools/list size budget,
  * stdout carrying nothing but protocol, --read-only and --toolsets, `svc mcp tools`, and that no
  * other command loads the SDK or zod.
  */
@@ -8,10 +9,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { catalogue, GENERATED_PATH, generatedModule, listing } from "../src/mcp/catalogue.ts";
+import { selectTools } from "../src/mcp/registry.ts";
 import { baseEnv, collect, MAIN, ROOT, SVC_PERMISSIONS } from "./helpers.ts";
 import { denoArgs, mcpEnv, startMcp, tempDir } from "./mcp_client.ts";
 
 const LOCK = join(ROOT, "tests", "mcp_tools.lock.json");
+const GENERATED = join(ROOT, GENERATED_PATH);
 const BUDGET = 30_000;
 
 const DESTRUCTIVE = ["svc_favorites_remove", "svc_cart_set_count", "svc_cart_remove", "svc_cart_clear"];
@@ -58,6 +62,15 @@ async function rawSession(dir: string, args: string[], messages: unknown[]) {
 }
 
 Deno.test("stdout carries nothing but protocol; tools/list matches the lock-list and stays within budget", async () => {
+  // The server serves the generated catalogue; it must be exactly what the tools' own schemas give.
+  const tools = await selectTools();
+  const generated = generatedModule(catalogue(tools));
+  if (Deno.env.get("SVC_UPDATE_MCP_LOCK") === "1") await Deno.writeTextFile(GENERATED, generated);
+  assert.equal(
+    await Deno.readTextFile(GENERATED),
+    generated,
+    `${GENERATED_PATH} is stale: run this test with SVC_UPDATE_MCP_LOCK=1 after changing a tool`,
+  );
   const dir = await tempDir();
   try {
     const { lines, code, stderr } = await rawSession(dir, ["--sandbox", "--verbose", "mcp"], [
@@ -109,6 +122,7 @@ Deno.test("stdout carries nothing but protocol; tools/list matches the lock-list
     assert.equal(byId.get(5).result.structuredContent.count >= 0, true);
 
     const listed = byId.get(2).result as { tools: Tool[] };
+    assert.deepEqual(listed.tools, listing(tools), "tools/list is the tools' own schemas");
     const size = JSON.stringify(listed).length;
     assert.ok(size <= BUDGET, `tools/list is ${size} characters (budget ${BUDGET})`);
     if (Deno.env.get("SVC_UPDATE_MCP_LOCK") === "1") {
@@ -195,9 +209,27 @@ Deno.test("--read-only and --toolsets filter the tools the server lists and acce
     try {
       const names = (await h.client.listTools()).tools.map((t: Tool) => t.name);
       assert.deepEqual(names, readOnly);
+      // A tool the flags removed says which flag did it; the SDK's prefix appears once.
       await assert.rejects(
         h.client.callTool({ name: "svc_cart_add", arguments: {} }),
-        /unknown tool svc_cart_add/,
+        (e: Error & { code?: number; data?: Record<string, unknown> }) => {
+          assert.equal(e.code, -32602);
+          assert.equal(
+            e.message,
+            "MCP error -32602: svc_cart_add changes the account, and this server runs in read-only mode " +
+              "(--read-only), which removes every such tool; see tools/list",
+          );
+          assert.deepEqual(e.data, { reason: "read_only", tool: "svc_cart_add" });
+          return true;
+        },
+      );
+      await assert.rejects(
+        h.client.callTool({ name: "svc_order_place", arguments: {} }),
+        (e: Error & { data?: Record<string, unknown> }) => {
+          assert.equal(e.message, "MCP error -32602: unknown tool svc_order_place; see tools/list");
+          assert.equal(e.data?.reason, "unknown_tool");
+          return true;
+        },
       );
     } finally {
       await h.close();
@@ -225,6 +257,10 @@ Deno.test("--read-only and --toolsets filter the tools the server lists and acce
         "catalogue order, not flag order",
       );
       assert.equal((await h.call("svc_status_get")).isError, undefined);
+      await assert.rejects(
+        h.client.callTool({ name: "svc_cart_get", arguments: {} }),
+        /^McpError: MCP error -32602: svc_cart_get is in the cart toolset, which this server was not started with \(--toolsets account,venue\); see tools\/list$/,
+      );
     } finally {
       await h.close();
     }

@@ -4,25 +4,34 @@
  */
 
 import { SvcError } from "../core/errors.ts";
-import { type NetworkLimits, networkLimitsFromEnv } from "../gateway/limits.ts";
+import { MCP_CALL_DEADLINE_MS, type NetworkLimits, networkLimitsFromEnv } from "../gateway/limits.ts";
 import type { Runtime } from "./runtime.ts";
 
 async function selection(rt: Runtime) {
-  const { parseToolsets, selectTools } = await import("../mcp/registry.ts");
-  const toolsets = parseToolsets(rt.opts.toolsets);
-  return await selectTools({ toolsets, readOnly: rt.opts.readOnly === true });
+  const { parseToolsets } = await import("../mcp/registry.ts");
+  return { toolsets: parseToolsets(rt.opts.toolsets), readOnly: rt.opts.readOnly === true };
 }
 
-/** `--timeout` is the deadline of each tool call (as of one command). */
-const withTimeout = (limits: NetworkLimits, given?: number): NetworkLimits =>
-  given === undefined ? limits : { ...limits, deadlineMs: given, deadlineSet: true };
+/**
+ * The deadline of each tool call: `--timeout`, else SVC_DEADLINE_MS, else MCP_CALL_DEADLINE_MS (45 s,
+ * under the 60 s a client waits by default).
+ */
+function callLimits(limits: NetworkLimits, given?: number): NetworkLimits {
+  if (given !== undefined) return { ...limits, deadlineMs: given, deadlineSet: true };
+  return limits.deadlineSet ? limits : { ...limits, deadlineMs: MCP_CALL_DEADLINE_MS };
+}
 
 export async function runServe(rt: Runtime): Promise<void> {
+  const started = performance.now();
   const { parseBind } = rt.opts.http === undefined
     ? { parseBind: undefined }
     : await import("../mcp/http.ts");
   const bind = parseBind?.(String(rt.opts.http));
-  const tools = await selection(rt);
+  // The served catalogue is generated: no tool module, schema or zod loads before a tool is called.
+  const { ServedTools } = await import("../mcp/served.ts");
+  const verbose = rt.globals.verbose;
+  const served = new ServedTools(await selection(rt), verbose ? (l) => console.error(l) : undefined);
+  const catalogueAt = performance.now();
   const settings = {
     paths: rt.paths,
     hosts: rt.upstreamHosts(),
@@ -30,9 +39,8 @@ export async function runServe(rt: Runtime): Promise<void> {
     locale: rt.globals.locale,
     verbose: rt.globals.verbose,
     sandbox: rt.globals.sandbox,
-    // Validated before serving; each tool call gets its own deadline, --timeout else SVC_DEADLINE_MS
-    // (the server itself runs until stopped).
-    limits: withTimeout(networkLimitsFromEnv(), rt.globals.timeoutMs),
+    // Validated before serving; each tool call gets its own deadline (the server runs until stopped).
+    limits: callLimits(networkLimitsFromEnv(), rt.globals.timeoutMs),
     capture: rt.capture,
   };
   for (const w of rt.warnings) console.error(`Warning: ${w}`);
@@ -40,7 +48,7 @@ export async function runServe(rt: Runtime): Promise<void> {
   if (bind) {
     const { serveHttp } = await import("../mcp/http.ts");
     try {
-      Deno.exitCode = await serveHttp(settings, tools, bind);
+      Deno.exitCode = await serveHttp(settings, served, bind);
     } catch (e) {
       if (e instanceof Deno.errors.AddrInUse) {
         throw new SvcError(
@@ -52,12 +60,18 @@ export async function runServe(rt: Runtime): Promise<void> {
     }
     return;
   }
-  const { serveStdio } = await import("../mcp/server.ts");
-  Deno.exitCode = await serveStdio(settings, tools);
+  const { serveStdio, startupMarks } = await import("../mcp/server.ts");
+  const marks = startupMarks();
+  marks.mark("cli", started);
+  marks.mark("catalogue", catalogueAt);
+  marks.mark("sdk");
+  Deno.exitCode = await serveStdio(settings, served, marks);
 }
 
 export async function runTools(rt: Runtime): Promise<void> {
-  const tools = await selection(rt);
+  // The live catalogue, built from the tools' schemas (what the generated one is checked against).
+  const { selectTools } = await import("../mcp/registry.ts");
+  const tools = await selectTools(await selection(rt));
   const { listing, listSize, LIST_BUDGET } = await import("../mcp/catalogue.ts");
   const listed = listing(tools);
   const size = listSize(listed);

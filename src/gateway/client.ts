@@ -18,7 +18,7 @@
 
 import { permissionDenied, SvcError } from "../core/errors.ts";
 import type { HostName, Hosts } from "./hosts.ts";
-import { DEFAULT_TIMEOUT_MS } from "./limits.ts";
+import { DEFAULT_TIMEOUT_MS, duration } from "./limits.ts";
 import { deeperThan, MAX_JSON_DEPTH } from "./depth.ts";
 import { redact, redactText, redactValues, secretForms } from "./redact.ts";
 import { sendOnce, WireError } from "./wire.ts";
@@ -114,6 +114,8 @@ export interface GatewayOptions {
   deadlineMs?: number;
   /** `--capture`: receives every hop's request and response (redacted and written in the background). */
   capture?: CaptureSink;
+  /** Called after each upstream answer is read (the progress of a long MCP tool call). */
+  onAnswer?: () => void;
 }
 
 function parseRetryAfter(value: string | null): number | undefined {
@@ -186,12 +188,6 @@ export async function readCapped(res: Response, cap: number): Promise<{ bytes: U
 }
 
 /** "800 ms", "1.5 s", "2 s", "2 min": a time limit as people write it. */
-function duration(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
-  return `${Math.round(ms / 100) / 10} s`;
-}
-
 function sizeLabel(bytes: number): string {
   return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0
     ? `${bytes / (1024 * 1024)} MiB`
@@ -252,6 +248,7 @@ export class Gateway {
   private readonly deadlineMs?: number;
   private readonly deadlineAt?: number;
   private readonly capture?: CaptureSink;
+  private readonly onAnswer?: () => void;
 
   constructor(opts: GatewayOptions) {
     this.hosts = opts.hosts;
@@ -263,6 +260,7 @@ export class Gateway {
     this.deadlineMs = opts.deadlineMs;
     if (opts.deadlineMs !== undefined) this.deadlineAt = performance.now() + opts.deadlineMs;
     this.capture = opts.capture;
+    this.onAnswer = opts.onAnswer;
   }
 
   /** Nothing to release: a mutation's connection closes with its answer, and fetch pools the rest. */
@@ -525,6 +523,7 @@ export class Gateway {
         this.trace(
           `[http] <- ${method} ${shownUrl} status=${res.status} duration=${entry.duration_ms}ms bytes=${bytes.length}`,
         );
+        this.onAnswer?.();
         return {
           kind: "http",
           status: res.status,
@@ -534,13 +533,18 @@ export class Gateway {
           headers: res.headers,
         };
       } catch (e) {
-        if (e instanceof SvcError) throw e;
+        // A signal aborted with an SvcError (an MCP client's cancel) rejects with it: traced below.
+        if (e instanceof SvcError && e !== this.signal?.reason) throw e;
         const denied = permissionDenied(e);
         if (denied) throw denied;
         took();
         if (this.signal?.aborted) {
-          entry.error = "deadline";
-          this.trace(`[http] <- ${method} ${shownUrl} error=deadline duration=${entry.duration_ms}ms`);
+          // The deadline, or the run stopped otherwise (an MCP client's cancel, an interrupt).
+          const reason = this.signal.reason;
+          entry.error = reason instanceof DOMException && reason.name === "TimeoutError"
+            ? "deadline"
+            : "cancelled";
+          this.trace(`[http] <- ${method} ${shownUrl} error=${entry.error} duration=${entry.duration_ms}ms`);
           throw this.stopped(spec);
         }
         const timedOut = e instanceof DOMException && (e.name === "TimeoutError" || e.name === "AbortError");

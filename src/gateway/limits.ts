@@ -9,6 +9,12 @@ import { SvcError } from "../core/errors.ts";
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** Every upstream call of one command (fallbacks, retries and backoff included) must finish within this. */
 export const DEFAULT_DEADLINE_MS = 60_000;
+/**
+ * The deadline of one MCP tool call unless `svc mcp --timeout` or SVC_DEADLINE_MS says otherwise: well
+ * under the 60 s an MCP client waits for an answer by default, so the caller gets the deadline error
+ * (retryable) instead of its own timeout and a lost answer.
+ */
+export const MCP_CALL_DEADLINE_MS = 45_000;
 /** Beyond these a value is a typo, not a wish (10 minutes per request, 1 hour per command). */
 export const MAX_TIMEOUT_MS = 600_000;
 export const MAX_DEADLINE_MS = 3_600_000;
@@ -18,6 +24,13 @@ export interface NetworkLimits {
   deadlineMs: number;
   /** Whether SVC_DEADLINE_MS was set (open-ended commands apply a deadline only then). */
   deadlineSet: boolean;
+}
+
+/** A time limit in words: "500 ms" under a second, "2 min" in whole minutes, else "45 s" or "1.5 s". */
+export function duration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 function parseMs(name: string, raw: string | undefined, fallback: number, max: number): number {

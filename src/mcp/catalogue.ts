@@ -5,7 +5,7 @@
  */
 
 import { z } from "zod";
-import type { Annotations, ToolDef } from "./registry.ts";
+import type { Annotations, ToolDef, ToolsetName } from "./registry.ts";
 
 /** Most characters the whole `tools/list` answer may take with every toolset. */
 export const LIST_BUDGET = 30_000;
@@ -93,6 +93,36 @@ export function listing(tools: ToolDef[]): ListedTool[] {
     outputSchema: jsonSchema(t.output, "output"),
     annotations: { ...t.annotations },
   }));
+}
+
+/** A catalogue entry as the server keeps it: the `tools/list` entry and the toolset it loads from. */
+export interface CataloguedTool extends ListedTool {
+  toolset: ToolsetName;
+}
+
+/** Every tool's entry in catalogue order (what src/mcp/catalogue.gen.ts holds). */
+export function catalogue(tools: ToolDef[]): CataloguedTool[] {
+  return listing(tools).map((t, i) => ({ ...t, toolset: tools[i].toolset }));
+}
+
+/** Where the generated catalogue lives, relative to the repository root. */
+export const GENERATED_PATH = "src/mcp/catalogue.gen.ts";
+
+/** The text of src/mcp/catalogue.gen.ts for these entries. */
+export function generatedModule(entries: CataloguedTool[]): string {
+  return [
+    "// Generated from the tools' zod schemas by tests/mcp_catalogue_test.ts: do not edit. After a change to a",
+    "// tool, run it with SVC_UPDATE_MCP_LOCK=1 (it rewrites this file and tests/mcp_tools.lock.json).",
+    "// `svc mcp` serves tools/list from here, so start-up builds no schema and loads no tool module.",
+    "",
+    'import type { CataloguedTool } from "./catalogue.ts";',
+    "",
+    "export const CATALOGUE: CataloguedTool[] = [",
+    // One tool a line: a change to a tool is a change to its line (tests/mcp_tools.lock.json shows it in full).
+    ...entries.map((e) => `  ${JSON.stringify(e)},`),
+    "];",
+    "",
+  ].join("\n");
 }
 
 /** Characters of the `tools/list` result as sent (`{"tools":[…]}`). */

@@ -6,6 +6,7 @@
  */
 
 import { type ErrorCode, LocationNeedsSession, SvcError, toSvcError } from "../core/errors.ts";
+import { duration } from "../gateway/limits.ts";
 import { redactText } from "../gateway/redact.ts";
 import type { Hosts } from "../gateway/hosts.ts";
 import { type RunScope, scopeCommands } from "../output/hints.ts";
@@ -76,6 +77,12 @@ export function forTools(text: string, hosts?: Hosts, scope?: RunScope): string 
   return redactText(out);
 }
 
+/** The deadline a call ran out of: the gateway's own fact on its deadline error (not its CLI wording). */
+function deadlineOf(err: SvcError): number | undefined {
+  const ms = err.details?.deadline_ms;
+  return err.code === "SVC_UPSTREAM_TEMPORARY" && typeof ms === "number" ? ms : undefined;
+}
+
 function hintFor(err: SvcError, sandbox: boolean): string | undefined {
   if (err.code === "SVC_AUTH_REQUIRED" || err.code === "SVC_AUTH_REFRESH_FAILED") {
     const login = sandbox
@@ -98,14 +105,23 @@ export function errorMeta(
   if (err.code === "SVC_USAGE") {
     err = new SvcError("SVC_INVALID_ARGUMENT", err.message, { hint: err.hint, facts: err.facts });
   }
-  const hint = hintFor(err, opts.sandbox);
+  const deadline = deadlineOf(err);
+  // A call's deadline is the server's setting, not an argument: said in the caller's terms.
+  const hint = deadline !== undefined
+    ? "try again; the server's per-call limit is set when it starts (`svc mcp --timeout`)"
+    : hintFor(err, opts.sandbox);
   const details: Record<string, unknown> = {};
   if (hint) details.hint = forTools(hint, opts.hosts, scope);
   if (err.facts) Object.assign(details, err.facts);
   // Of the upstream diagnostics only the HTTP status leaves the process (no URL, no body).
   if (typeof err.details?.status === "number") details.upstream_status = err.details.status;
+  if (deadline !== undefined) details.deadline_ms = deadline;
   const message = err.code === "SVC_INTERNAL"
     ? "unexpected internal error (see the server's stderr)"
+    : deadline !== undefined
+    ? `the call did not finish within its time limit of ${
+      duration(deadline)
+    } (the marketplace is slow or not answering)`
     : err.message;
   return {
     message: forTools(message, opts.hosts, scope),

@@ -7,9 +7,8 @@
 
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { SvcError } from "../core/errors.ts";
-import { listing } from "./catalogue.ts";
-import type { ToolDef } from "./registry.ts";
 import type { McpSettings } from "./runtime.ts";
+import type { ServedTools } from "./served.ts";
 import { createServer } from "./server.ts";
 
 const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
@@ -86,8 +85,7 @@ function loopbackOrigin(value: string, port: number): boolean {
 }
 
 /** The request handler (exported for tests of the guards without a listener). */
-export function handler(settings: McpSettings, tools: ToolDef[], token: string, port: () => number) {
-  const listed = listing(tools);
+export function handler(settings: McpSettings, served: ServedTools, token: string, port: () => number) {
   return async (req: Request): Promise<Response> => {
     const url = new URL(req.url);
     if (!loopbackHost(req.headers.get("host"), port())) return plain(403, "forbidden host");
@@ -100,7 +98,7 @@ export function handler(settings: McpSettings, tools: ToolDef[], token: string, 
       return plain(401, "missing or wrong bearer token", { "www-authenticate": 'Bearer realm="svc-mcp"' });
     }
     if (req.method !== "POST") return plain(405, "this server is stateless: POST only", { allow: "POST" });
-    const server = createServer(settings, tools, listed);
+    const server = createServer(settings, served);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -115,17 +113,17 @@ export function handler(settings: McpSettings, tools: ToolDef[], token: string, 
 }
 
 /** Serves until SIGINT/SIGTERM (exit 130). */
-export async function serveHttp(settings: McpSettings, tools: ToolDef[], bind: Bind): Promise<number> {
+export async function serveHttp(settings: McpSettings, served: ServedTools, bind: Bind): Promise<number> {
   const { token, generated } = bearerToken();
   let port = bind.port;
   const server = Deno.serve(
     { hostname: bind.hostname, port: bind.port, onListen: () => {} },
-    handler(settings, tools, token, () => port),
+    handler(settings, served, token, () => port),
   );
   port = server.addr.port;
   const host = bind.hostname.includes(":") ? `[${bind.hostname}]` : bind.hostname;
   console.error(
-    `svc mcp: ${tools.length} tools over Streamable HTTP at http://${host}:${port}/mcp (profile ${settings.profile}${
+    `svc mcp: ${served.size} tools over Streamable HTTP at http://${host}:${port}/mcp (profile ${settings.profile}${
       settings.sandbox ? `, sandbox marketplace at ${new URL(settings.hosts.auth).origin}` : ""
     })`,
   );

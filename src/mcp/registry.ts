@@ -90,6 +90,13 @@ const LOADERS: Record<ToolsetName, (() => Promise<Toolset>) | null> = {
   stats: async () => (await import("./tools/stats.ts")).toolset,
 };
 
+/** One toolset's module (its zod schemas and the services it wraps), loaded on first use. */
+export async function loadToolset(name: ToolsetName): Promise<Toolset> {
+  const load = LOADERS[name];
+  if (!load) throw new SvcError("SVC_NOT_IMPLEMENTED", `the ${name} toolset is not implemented yet`);
+  return await load();
+}
+
 /** Toolsets that exist now. */
 export const AVAILABLE_TOOLSETS = TOOLSET_NAMES.filter((n) => LOADERS[n] !== null);
 

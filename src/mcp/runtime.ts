@@ -3,6 +3,10 @@
  * the profile afresh (a `svc login` in a terminal takes effect without a restart), builds the
  * session (refresh and the snapshot rule of src/auth/session.ts) and the gateway, and collects its
  * own warnings. Basket writes are serialised by the services themselves (services/cart.ts).
+ *
+ * Each call is bounded by its deadline (MCP_CALL_DEADLINE_MS, or `svc mcp --timeout`) and by the
+ * client: a `notifications/cancelled` aborts the call's signal, so no upstream request starts after
+ * it and the running one stops (the gateway never retries past an aborted signal).
  */
 
 import { SvcError } from "../core/errors.ts";
@@ -26,7 +30,7 @@ export interface McpSettings {
   locale: string;
   verbose: boolean;
   sandbox: boolean;
-  /** Per-request timeout and the deadline of one tool call (SVC_HTTP_TIMEOUT_MS, SVC_DEADLINE_MS). */
+  /** Per-request timeout and the deadline of one tool call (SVC_HTTP_TIMEOUT_MS; --timeout, else SVC_DEADLINE_MS, else MCP_CALL_DEADLINE_MS). */
   limits?: NetworkLimits;
   /** `--capture`: one capture for the server's whole run, fed by every tool call's gateway. */
   capture?: CaptureSink;
@@ -39,6 +43,26 @@ export interface LocationArgs {
   address?: string;
 }
 
+/** What the protocol gives one call: the client's cancel and, when it asked for them, progress notifications. */
+export interface CallControls {
+  /** Aborted when the client cancels the request (or the connection closes). */
+  signal?: AbortSignal;
+  /** Sends one progress notification (only when the client gave a progress token). */
+  progress?: (progress: number, message: string) => void;
+}
+
+/** The client's cancel as an abort reason the gateway reports as such (never retried). */
+function cancelOf(signal: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  const abort = () =>
+    controller.abort(
+      new SvcError("SVC_INTERRUPTED", "the client cancelled this call", { retry: { retryable: false } }),
+    );
+  if (signal.aborted) abort();
+  else signal.addEventListener("abort", abort, { once: true });
+  return controller.signal;
+}
+
 export class CallContext {
   readonly settings: McpSettings;
   readonly warnings: string[] = [];
@@ -46,10 +70,15 @@ export class CallContext {
   readonly gateway: Gateway;
   readonly ctx: ServiceContext;
   readonly profile: Profile | undefined;
+  /** Aborted by the call's deadline or the client's cancel. */
+  readonly signal: AbortSignal;
+  readonly #progress?: CallControls["progress"];
+  #steps = 0;
 
-  private constructor(settings: McpSettings, profile: Profile | undefined) {
+  private constructor(settings: McpSettings, profile: Profile | undefined, controls: CallControls) {
     this.settings = settings;
     this.profile = profile;
+    this.#progress = controls.progress;
     const warn = (m: string) => this.warn(m);
     this.session = new Session({
       credentials: resolveCredentials({}, profile),
@@ -59,19 +88,21 @@ export class CallContext {
       warn,
     });
     const limits = settings.limits;
+    const signals = [
+      ...(limits ? [AbortSignal.timeout(limits.deadlineMs)] : []),
+      ...(controls.signal ? [cancelOf(controls.signal)] : []),
+    ];
+    this.signal = AbortSignal.any(signals);
     this.gateway = new Gateway({
       hosts: settings.hosts,
       locale: settings.locale,
       auth: this.session,
       trace: settings.verbose ? (l) => console.error(l) : undefined,
-      // Each tool call is bounded like one CLI command.
-      ...(limits
-        ? {
-          timeoutMs: limits.timeoutMs,
-          signal: AbortSignal.timeout(limits.deadlineMs),
-          deadlineMs: limits.deadlineMs,
-        }
-        : {}),
+      // Each tool call is bounded like one CLI command, and stops when the client cancels it.
+      signal: this.signal,
+      ...(limits ? { timeoutMs: limits.timeoutMs, deadlineMs: limits.deadlineMs } : {}),
+      // Long calls (a whole menu, pages of a list) report each upstream answer as progress.
+      ...(controls.progress ? { onAnswer: () => this.progress("marketplace answers received") } : {}),
       ...(settings.capture ? { capture: settings.capture } : {}),
     });
     this.ctx = {
@@ -84,9 +115,9 @@ export class CallContext {
   }
 
   /** Reads the profile now (never cached between calls). */
-  static async open(settings: McpSettings): Promise<CallContext> {
+  static async open(settings: McpSettings, controls: CallControls = {}): Promise<CallContext> {
     const cfg = await readConfig(settings.paths.config);
-    const call = new CallContext(settings, cfg.profiles[settings.profile]);
+    const call = new CallContext(settings, cfg.profiles[settings.profile], controls);
     if (!cfg.profiles[settings.profile] && settings.profile !== DEFAULT_PROFILE) {
       const known = Object.keys(cfg.profiles);
       call.warn(
@@ -94,6 +125,16 @@ export class CallContext {
       );
     }
     return call;
+  }
+
+  /**
+   * One more step of a long call, as a progress notification when the client asked for them
+   * (`_meta.progressToken`): the count of steps so far and what they are ("3 marketplace answers received").
+   */
+  progress(what: string): void {
+    if (!this.#progress || this.signal.aborted) return;
+    this.#steps++;
+    this.#progress(this.#steps, `${this.#steps} ${what}`);
   }
 
   warn(message: string): void {
