@@ -140,11 +140,11 @@ export class DenoStdioTransport implements Transport {
   readonly ended: Promise<void>;
   #end!: () => void;
   #writes: Promise<void> = Promise.resolve();
-  #reader?: ReadableStreamDefaultReader<string>;
   #closed = false;
 
+  // Plain reads and a TextDecoder: Deno's stdin stream and TextDecoderStream would add ~4 ms to start-up.
   constructor(
-    private readonly input: ReadableStream<Uint8Array> = Deno.stdin.readable,
+    private readonly input: { read(p: Uint8Array): Promise<number | null> } = Deno.stdin,
     private readonly output: { write(p: Uint8Array): Promise<number> } = Deno.stdout,
   ) {
     this.ended = new Promise((resolve) => (this.#end = resolve));
@@ -156,13 +156,14 @@ export class DenoStdioTransport implements Transport {
   }
 
   async #read(): Promise<void> {
-    this.#reader = this.input.pipeThrough(new TextDecoderStream()).getReader();
+    const decoder = new TextDecoder();
+    const chunk = new Uint8Array(64 * 1024);
     let buffer = "";
     try {
       for (;;) {
-        const { value, done } = await this.#reader.read();
-        if (done) break;
-        buffer += value;
+        const n = await this.input.read(chunk);
+        if (n === null || this.#closed) break;
+        buffer += decoder.decode(chunk.subarray(0, n), { stream: true });
         for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
           const line = buffer.slice(0, nl).replace(/\r$/, "");
           buffer = buffer.slice(nl + 1);
@@ -197,7 +198,6 @@ export class DenoStdioTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     await this.#writes;
-    await this.#reader?.cancel().catch(() => {});
     this.onclose?.();
   }
 }
