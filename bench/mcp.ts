@@ -2,7 +2,7 @@
  * Benchmark: the MCP server as an agent host starts it (./svc mcp over stdio). Start-up is timed on
  * raw pipes, as a host sees it: spawn → initialize answered → tools/list answered, each as a ratio
  * to `deno run hello.ts` measured in the same rounds (interleaved, so machine noise hits both alike),
- * with the server's own breakdown (its `--verbose` start-up line: CLI, SDK, catalogue) and its peak
+ * with the server's own breakdown (its `--verbose` start-up line: CLI, catalogue, SDK) and its peak
  * RSS once tools/list is answered. Then the first tool calls against the sandbox with the SDK's
  * client (the first one loads its toolset's schemas and services), and the size of tools/list.
  *
@@ -168,14 +168,22 @@ export async function benchMcp(): Promise<void> {
     const list = median(runs.map((r) => r.list));
     line("spawn → initialize answered", median(runs.map((r) => r.initialize)));
     line("spawn → tools/list answered", list);
-    // The server's marks: when the CLI reached `svc mcp`, when the SDK was loaded, when the catalogue was ready.
-    const cli = mark("cli"), sdk = mark("sdk"), catalogue = mark("catalogue");
-    if (cli !== null && sdk !== null && catalogue !== null) {
-      console.log("  breakdown (the server's --verbose marks, ms since its process started):");
-      line("    argv parsed, `svc mcp` reached (CLI)", cli, false);
-      line("    + SDK loaded (protocol, stdio transport)", sdk - cli, false);
-      line("    + catalogue ready (tools/list, no schema built)", catalogue - sdk, false);
-      line("    + initialize and tools/list answered, exit", list - catalogue, false);
+    // The server's marks (ms after its runtime started), in the order it passes them.
+    const labels: Record<string, string> = {
+      cli: "CLI: argv parsed, `svc mcp` reached",
+      catalogue: "catalogue: the generated tools/list selected",
+      sdk: "SDK: protocol layer, message schemas (zod)",
+      ready: "stdio connected",
+    };
+    const names = Object.keys(runs[0].marks).filter((n) => mark(n) !== null);
+    if (names.length) {
+      console.log("  breakdown (the server's --verbose marks; each step's share):");
+      let last = 0;
+      for (const n of names.sort((x, y) => mark(x)! - mark(y)!)) {
+        line(`    ${labels[n] ?? n}`, mark(n)! - last);
+        last = mark(n)!;
+      }
+      line("    the rest: runtime start, launcher, the answers on the pipes", list - last);
     } else {
       console.log("  breakdown: the server prints no start-up marks");
     }
