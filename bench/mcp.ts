@@ -12,7 +12,7 @@
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { median, SVC } from "./lib.ts";
+import { median, ROOT, SVC } from "./lib.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_MCP_RUNS") ?? 15);
 
@@ -95,6 +95,29 @@ async function startup(env: Record<string, string>): Promise<Startup> {
   return { initialize, list, chars, marks, peakMiB: peak };
 }
 
+/**
+ * What the generated catalogue keeps off the start-up path, in a fresh process: zod, every toolset's
+ * module (schemas and services) and the JSON Schemas of tools/list built from them.
+ */
+async function schemasMs(): Promise<{ zod: number; modules: number; listing: number }> {
+  const at = (f: string) => JSON.stringify(new URL(f, `file://${ROOT}/`).href);
+  const code = `
+    let t = performance.now(); const out = {};
+    await import("zod"); out.zod = performance.now() - t; t = performance.now();
+    const tools = await (await import(${at("src/mcp/registry.ts")})).selectTools();
+    out.modules = performance.now() - t; t = performance.now();
+    (await import(${at("src/mcp/catalogue.ts")})).listing(tools);
+    out.listing = performance.now() - t;
+    console.log(JSON.stringify(out));`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--quiet", "--config", `${ROOT}/deno.json`, code],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error("timing the live catalogue failed");
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
 interface Calls {
   first: number;
   second: number;
@@ -146,6 +169,9 @@ export async function benchMcp(): Promise<void> {
       floor.push(await hello(helloPath));
       runs.push(await startup(env));
     }
+    await schemasMs(); // warm-up
+    const live: Array<{ zod: number; modules: number; listing: number }> = [];
+    for (let i = 0; i < Math.ceil(RUNS / 3); i++) live.push(await schemasMs());
     await calls(env); // warm-up (and the sandbox's first sign-in)
     const called: Calls[] = [];
     for (let i = 0; i < Math.ceil(RUNS / 3); i++) called.push(await calls(env));
@@ -183,7 +209,7 @@ export async function benchMcp(): Promise<void> {
         line(`    ${labels[n] ?? n}`, mark(n)! - last);
         last = mark(n)!;
       }
-      line("    the rest: runtime start, launcher, the answers on the pipes", list - last);
+      line("    the rest: runtime start, launcher, answering", list - last);
     } else {
       console.log("  breakdown: the server prints no start-up marks");
     }
@@ -198,6 +224,12 @@ export async function benchMcp(): Promise<void> {
     console.log(
       `${"tools/list answer".padEnd(52)} ${String(runs[0].chars).padStart(8)} characters (budget 30000)`,
     );
+    console.log(
+      `\noff the start-up path: the live catalogue (a fresh process), median of ${live.length} runs`,
+    );
+    line("  zod", median(live.map((x) => x.zod)));
+    line("  schemas: every toolset's module (and services)", median(live.map((x) => x.modules)));
+    line("  catalogue: JSON Schemas of tools/list from them", median(live.map((x) => x.listing)));
     console.log(`\nfirst tool calls (./svc --sandbox mcp, the SDK client), median of ${called.length} runs`);
     line("first tools/call svc_cart_count (loads its toolset)", median(called.map((c) => c.first)), false);
     const schemas = called.map((c) => c.schemas).filter((x): x is number => x !== null);
