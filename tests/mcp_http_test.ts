@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { collect } from "./helpers.ts";
-import { denoArgs, mcpEnv, tempDir } from "./mcp_client.ts";
+import { denoArgs, mcpEnv, SIM_SECRET, tempDir } from "./mcp_client.ts";
 
 const TOKEN = "test-token-0123456789abcdef";
 
@@ -19,9 +19,13 @@ interface HttpServer {
   stop(): Promise<number>;
 }
 
-async function startHttp(dir: string, env: Record<string, string>): Promise<HttpServer> {
+async function startHttp(
+  dir: string,
+  env: Record<string, string>,
+  flags: string[] = [],
+): Promise<HttpServer> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: denoArgs(dir, ["--sandbox", "mcp", "--http", "127.0.0.1:0"]),
+    args: denoArgs(dir, ["--sandbox", ...flags, "mcp", "--http", "127.0.0.1:0"]),
     env: mcpEnv(dir, env),
     clearEnv: true,
     stdin: "null",
@@ -176,6 +180,56 @@ Deno.test("svc mcp --http: a generated token is printed on stderr; non-loopback 
       assert.match(r.json().error?.message ?? "", /only loopback addresses/);
     }
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Stateless HTTP has no session for a cancel notification: a client that closes its request cancels the call. */
+Deno.test("svc mcp --http: a call whose request the client closes stops its upstream work", async () => {
+  const dir = await tempDir();
+  const server = await startHttp(dir, { SVC_MCP_TOKEN: TOKEN }, ["--verbose"]);
+  const wait = async (what: string, re: RegExp, from = 0) => {
+    const until = Date.now() + 20_000;
+    while (!re.test(server.stderr().slice(from))) {
+      if (Date.now() > until) throw new Error(`timed out waiting for ${what}:\n${server.stderr()}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  try {
+    const sandbox = server.stderr().match(/sandbox marketplace at (http:\/\/127\.0\.0\.1:\d+)/)![1];
+    const res = await fetch(`${sandbox}/__sim/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-sim-secret": SIM_SECRET },
+      body: JSON.stringify({ faults: [{ host: "consumer_api", path: "/v1/pages/front", delay_ms: 30_000 }] }),
+    });
+    await res.body?.cancel();
+    const from = server.stderr().length;
+    const controller = new AbortController();
+    const call = fetch(server.url, {
+      method: "POST",
+      signal: controller.signal,
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 7,
+        method: "tools/call",
+        params: { name: "svc_feed_get", arguments: { lat: 60.1699, lon: 24.9384 } },
+      }),
+    });
+    await wait("the request in flight", /\[http\] -> GET \S*\/v1\/pages\/front/, from);
+    controller.abort();
+    await assert.rejects(call);
+    await wait("the end of the call", /\[mcp\] svc_feed_get \S+/, from);
+    const trace = server.stderr().slice(from);
+    assert.match(trace, /\[mcp\] svc_feed_get SVC_INTERRUPTED/);
+    assert.match(trace, /\[http\] <- GET \S*\/v1\/pages\/front\S* error=cancelled/);
+    assert.equal(trace.match(/\[http\] -> GET/g)?.length, 1, "no request after the cancel");
+  } finally {
+    await server.stop();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -104,10 +104,15 @@ export function handler(settings: McpSettings, served: ServedTools, token: strin
       enableJsonResponse: true,
     });
     await server.connect(transport);
+    // Stateless: a cancel notification would reach another server instance. A client that gives up
+    // closes its request instead, and closing this instance aborts the call's upstream work.
+    const close = () => void server.close().catch(() => {});
+    req.signal.addEventListener("abort", close, { once: true });
     try {
       return await transport.handleRequest(req);
     } finally {
-      queueMicrotask(() => void server.close().catch(() => {}));
+      req.signal.removeEventListener("abort", close);
+      queueMicrotask(close);
     }
   };
 }
