@@ -11,6 +11,7 @@ import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
 import { coordsQuery, type ResolvedLocation } from "./location.ts";
 import { venueFacts } from "./venue_lookup.ts";
 import { withMutationLock } from "./mutation_lock.ts";
+import { afterChange, sendChange } from "./change.ts";
 import { changedError, requireShape, UPSTREAM } from "../gateway/shapes.ts";
 
 export interface OptionValueLine {
@@ -316,25 +317,24 @@ export async function postBasket(
       `refusing to write a basket keyed by "${venueId}": a basket is keyed by the venue's 24-hex id`,
     );
   }
-  const { data } = await ctx.gw.request({
+  const { data } = await sendChange(ctx, "basket", {
     host: "consumer_api",
     method: "POST",
     path: "/order-xp/v1/baskets",
     json: { venue_id: venueId, currency, items: lines.map(lineToWire) },
     auth: "required",
-    retry: false,
   });
-  return requireShape<{ id: string }>("basket_write", data).id;
+  // Accepted, but an answer svc cannot read leaves the basket's state unknown.
+  return await afterChange("basket", () => requireShape<{ id: string }>("basket_write", data).id);
 }
 
 export async function bulkDelete(ctx: ServiceContext, ids: string[]): Promise<void> {
-  await ctx.gw.request({
+  await sendChange(ctx, "basket", {
     host: "consumer_api",
     method: "POST",
     path: "/order-xp/v1/baskets/bulk/delete",
     json: { ids },
     auth: "required",
-    retry: false,
   });
 }
 
