@@ -86,6 +86,40 @@ Deno.test("cart add: a read that fails answers its own cause and retry facts, ne
   });
 });
 
+Deno.test("cart remove: when the sources of a basket's currency fail, the failure is the error, not an unknown currency", async () => {
+  await withEnv(async (t) => {
+    await signedIn(t);
+    assert.equal((await t.run(["cart", "add", PP, TIRAMISU, "--count", "2", ...AT])).code, 0);
+    // The baskets page without the currency; every other page that could name it is down.
+    const token = (await t.readConfig() as Any).profiles.default.wtoken;
+    const res = await fetch(
+      `${t.sandbox.urls.consumer_api_url}/order-xp/web/v1/pages/baskets?lat=60.1699&lon=24.9384`,
+      {
+        headers: { authorization: `Bearer ${token}` },
+      },
+    );
+    const page = await res.json();
+    delete page.baskets[0].venue.currency;
+    await Deno.remove(t.env.SVC_SLUG_CACHE_PATH).catch(() => {});
+    t.sandbox.setFaults([
+      { host: "consumer_api", path: "/order-xp/web/v1/pages/baskets", status: 200, body: page },
+      { host: "consumer_api", path: `/order-xp/web/v1/pages/venue/slug/${PP}/static`, status: 503 },
+      { host: "consumer_api", path: `/order-xp/web/v1/venue/slug/${PP}/dynamic/`, status: 503 },
+      { host: "consumer_api", path: "/v1/pages/front", status: 503 },
+      { path: "/v1/pages/search", status: 503 },
+      { host: "consumer_api", path: `/order-xp/web/v1/pages/venue/${PP_ID}/item/*`, status: 503 },
+    ]);
+    t.sandbox.clearLog();
+    const r = await t.run(["cart", "remove", TIRAMISU, ...AT, ...J]);
+    t.sandbox.setFaults([]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(r.json().error?.code, "SVC_UPSTREAM_TEMPORARY");
+    assert.match(r.json().error!.message, /basket's currency could not be checked, so it was not changed/);
+    assert.equal(details(r).retryable, true);
+    assert.ok(!calls(t.log()).includes(POST_BASKET), "nothing written");
+  });
+});
+
 Deno.test("a change that was sent and then failed is never retryable: outcome unknown, read first", async () => {
   await withEnv(async (t) => {
     await signedIn(t);

@@ -285,6 +285,22 @@ export function toSvcError(e: unknown): SvcError {
   return new SvcError("SVC_INTERNAL", `unexpected internal error: ${message}`, { cause: e });
 }
 
+/**
+ * A fact no source settled because sources failed: the failure of one that could have settled it
+ * (the first worth retrying, else the first), with its code, retry facts and diagnostics, the message
+ * saying what could not be done (`prefix`). A source that is down is not one that says "unknown".
+ */
+export function failedSource(prefix: string, failures: SvcError[]): SvcError {
+  const cause = failures.find((e) => e.retry?.retryable) ?? failures[0];
+  return new SvcError(cause.code, `${prefix}: ${cause.message}`, {
+    details: cause.details,
+    hint: cause.hint,
+    retry: cause.retry,
+    facts: cause.facts,
+    cause,
+  });
+}
+
 /** What to read, after a change whose outcome is unknown, before trying it again. */
 export type ChangeTarget = "basket" | "addresses" | "favorites";
 

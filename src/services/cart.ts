@@ -4,7 +4,7 @@
  * existing line is validated before a write, and mutations of one process are serialised.
  */
 
-import { endsFallback, SvcError } from "../core/errors.ts";
+import { endsFallback, failedSource, SvcError } from "../core/errors.ts";
 import { isObjectId } from "../core/ids.ts";
 import { type Money, money } from "../core/money.ts";
 import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
@@ -388,12 +388,18 @@ export async function basketCurrency(
   loc?: ResolvedLocation,
 ): Promise<string> {
   if (basket.venue.currency) return basket.venue.currency;
+  // Sources that failed (a 404 is an answer, not a failure): when none answered, the failure is the error.
+  const failures: SvcError[] = [];
+  const failed = (e: unknown) => {
+    if (endsFallback(e)) throw e;
+    if (e instanceof SvcError && e.code !== "SVC_NOT_FOUND") failures.push(e);
+  };
   if (basket.venue.slug) {
     try {
       const { currency } = await venueFacts(ctx, basket.venue.slug, loc && (() => Promise.resolve(loc)));
       if (currency) return currency;
     } catch (e) {
-      if (endsFallback(e)) throw e;
+      failed(e);
     }
   }
   for (const line of basket.lines.slice(0, 3)) {
@@ -402,8 +408,11 @@ export async function basketCurrency(
       const currency = await itemCurrency(ctx, basket.venue.id, line.id);
       if (currency) return currency;
     } catch (e) {
-      if (endsFallback(e)) throw e;
+      failed(e);
     }
+  }
+  if (failures.length) {
+    throw failedSource("the basket's currency could not be checked, so it was not changed", failures);
   }
   throw new SvcError(
     "SVC_CURRENCY_UNKNOWN",

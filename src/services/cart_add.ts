@@ -4,7 +4,7 @@
  * venue's whole basket with every existing line validated first. Nothing is written on any failure.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { failedSource, SvcError } from "../core/errors.ts";
 import { type ItemRef, parseItemRef, parseVenueRef, type VenueRef } from "../core/refs.ts";
 import { formatMinor, type Money, money } from "../core/money.ts";
 import type { ServiceContext } from "./context.ts";
@@ -266,6 +266,8 @@ interface CurrentItem {
   currency: string | null;
   options: OptionGroup[] | null;
   blocked: string | null;
+  /** Sources that failed (not a 404) although others settled the item: they may have named more. */
+  failures: SvcError[];
 }
 
 const completeOptions = (o: OptionGroup[] | undefined) => !!o && !o.some((g) => !g.values.length);
@@ -287,9 +289,10 @@ async function refreshItem(
   prefetched?: Promise<unknown>,
 ): Promise<CurrentItem> {
   const failures: SvcError[] = [];
+  // A 404 is an answer (not there), not a failure.
   const failed = (e: unknown) => {
     if (!degradable(e)) throw e;
-    failures.push(e);
+    if (e.code !== "SVC_NOT_FOUND") failures.push(e);
   };
   let page: VenueItemDetail | undefined;
   let pageError: SvcError | undefined;
@@ -322,7 +325,9 @@ async function refreshItem(
   // values. The item page's 404 settles it too: the item is gone (below).
   const settled = (known || content?.availabilityStated) &&
     (priceGiven || sources.some((d) => d.price !== null)) && sources.some((d) => completeOptions(d.options));
-  if (!settled && failures.length && !(missing && !content)) throw couldNotCheck(itemId, failures);
+  if (!settled && failures.length && !(missing && !content)) {
+    throw failedSource(`item ${itemId} could not be checked, so nothing was added`, failures);
+  }
   if (pageError) {
     ctx.warn(`the item page of ${itemId} could not be read (${pageError.code}); using assortment metadata`);
   }
@@ -346,21 +351,8 @@ async function refreshItem(
     currency: priced?.price?.currency ?? null,
     options: sources.find((d) => completeOptions(d.options))?.options ?? page?.options ?? null,
     blocked: blockedBy ? (blockedBy.unavailable_reason ?? "unavailable") : null,
+    failures,
   };
-}
-
-/**
- * The item could not be checked because sources failed: the first failure worth retrying (else the
- * first), its code, retry facts and diagnostics kept; the message says nothing was added.
- */
-function couldNotCheck(itemId: string, failures: SvcError[]): SvcError {
-  const retryable = (e: SvcError) => e.retry?.retryable ?? false;
-  const cause = failures.find(retryable) ?? failures[0];
-  return new SvcError(
-    cause.code,
-    `item ${itemId} could not be checked, so nothing was added: ${cause.message}`,
-    { details: cause.details, hint: cause.hint, retry: cause.retry, facts: cause.facts, cause },
-  );
 }
 
 function findGroup(groups: OptionGroup[], key: string): OptionGroup {
@@ -544,6 +536,13 @@ async function planAdd(
   // Rule 4: the item's own currency, then the basket's, then the venue's; never a default.
   const currency = current.currency ?? basket?.venue.currency ?? identityOf(venue).currency ?? null;
   if (!currency) {
+    // The item page names the currency of some venues: when it (or another source) failed, that is why.
+    if (current.failures.length) {
+      throw failedSource(
+        `the currency of "${venue.slug}" could not be checked, so nothing was added`,
+        current.failures,
+      );
+    }
     throw new SvcError(
       "SVC_CURRENCY_UNKNOWN",
       `the currency of "${venue.slug}" cannot be verified from the item, the basket or the venue, so nothing was added`,
