@@ -266,6 +266,21 @@ Deno.test("cart add: rule 2 fallbacks when the item page fails; rule 3 still blo
     }]);
     t.sandbox.clearLog();
     r = await add(t, [PP, TIRAMISU]);
+    // The sources that failed could have said it: their failure is the error, worth retrying.
+    assert.equal(r.json().error?.code, "SVC_UPSTREAM_TEMPORARY", r.stdout);
+    assert.equal(r.json().error?.details?.retryable, true);
+    assert.deepEqual(basketWrites(t.log()), []);
+    // Every source answered and none states availability: that is SVC_ITEM_AVAILABILITY_UNKNOWN.
+    t.sandbox.setFaults([
+      { ...ITEM_PAGE, status: 404 },
+      { ...ASSORTMENT_ITEMS, status: 200, body: { items: [], options: [] } },
+      {
+        path: `/consumer-api/venue-content-api/v3/web/venue-content/slug/${PP}`,
+        status: 200,
+        body: { sections: [{ items: [{ id: TIRAMISU, name: "Tiramisu", price: 690 }] }] },
+      },
+    ]);
+    r = await add(t, [PP, TIRAMISU]);
     assert.equal(r.json().error?.code, "SVC_ITEM_AVAILABILITY_UNKNOWN", r.stdout);
     assert.deepEqual(basketWrites(t.log()), []);
     t.sandbox.setFaults([]);
@@ -803,7 +818,14 @@ Deno.test("cart UX guards: two lines of one item, --venue-id by slug, idempotent
     assert.match(r.json().error?.message ?? "", /unknown value "Large:x"/);
     r = await add(t, [PP, CARBONARA, "--option", "Size=Large,Regular"]);
     assert.equal(r.json().error?.code, "SVC_OPTION_INVALID");
-    assert.match(r.json().error?.message ?? "", /repeat the flag/);
+    assert.match(
+      String(r.json().error?.details?.hint),
+      /one value each: --option 'Size=Large' --option 'Size=Regular'/,
+    );
+    assert.deepEqual(r.json().error?.details?.example_options, [
+      { group: "Size", value: "Large" },
+      { group: "Size", value: "Regular" },
+    ]);
     r = await t.run(["checkout", ...AT, "--tip", "2.50", "--format", "json"]);
     assert.equal(r.code, 2);
     assert.match(r.json().error?.message ?? "", /minor units/);

@@ -97,6 +97,13 @@ Deno.test("retries only what is safe: a POST mutation faulted with 429/502/503/5
       t.sandbox.setFaults([]);
       assert.equal(r.code, 1, `${status}: ${r.stdout}`);
       assert.equal(r.json().error?.code, status === 429 ? "SVC_RATE_LIMITED" : "SVC_UPSTREAM_TEMPORARY");
+      // A 429 refused the change (retry after its wait); a 5xx leaves it in doubt: never retryable.
+      const d = r.json().error?.details;
+      assert.deepEqual(
+        [d?.retryable, d?.outcome],
+        status === 429 ? [true, undefined] : [false, "unknown"],
+        `${status}: retry facts`,
+      );
       assert.equal(calls(t.log()).filter((c) => c === POST).length, 1, `${status}: the POST arrived once`);
     }
     // The upstream reads the POST and closes the connection without answering.
@@ -110,7 +117,11 @@ Deno.test("retries only what is safe: a POST mutation faulted with 429/502/503/5
       });
       const r = await add(h.env);
       assert.equal(r.json().error?.code, "SVC_UPSTREAM_TEMPORARY");
-      assert.match(String(r.json().error?.details?.hint), /svc never re-sends a change/);
+      assert.match(String(r.json().error?.details?.hint), /svc never re-sends a change: run `svc cart`/);
+      assert.deepEqual([r.json().error?.details?.retryable, r.json().error?.details?.outcome], [
+        false,
+        "unknown",
+      ]);
       const posts = h.arrivals.filter((a) =>
         a.method === "POST" && a.path === "/consumer-api/order-xp/v1/baskets"
       );
@@ -136,7 +147,11 @@ Deno.test("retries only what is safe: a POST mutation faulted with 429/502/503/5
         h.env,
       );
       assert.equal(refresh.json().error?.code, "SVC_UPSTREAM_TEMPORARY");
-      assert.match(String(refresh.json().error?.details?.hint), /svc never re-sends a change/);
+      // Sent once, but not the command's change: a retry is safe (at worst it asks for a new login).
+      assert.deepEqual(
+        [refresh.json().error?.details?.retryable, refresh.json().error?.details?.outcome],
+        [true, undefined],
+      );
       const refreshes = h.arrivals.filter((a) => a.path === "/auth/v1/wauth2/access_token");
       assert.equal(refreshes.length, 1, "the refresh arrived once");
       assert.equal(refreshes[0].headers.get("content-type"), "application/x-www-form-urlencoded");

@@ -187,14 +187,11 @@ Deno.test("deep nesting is an invalid upstream response, never a crash", async (
     assert.equal(cats.json().error?.code, "SVC_UPSTREAM_INVALID_RESPONSE", cats.stdout);
     assert.match(cats.json().error!.message, /nested deeper than 128 levels/);
     assert.equal(cats.code, 1);
-    // The menu degrades to "unavailable" and says why.
+    // The menu too: an answer svc cannot read is an error, never an empty ("unavailable") menu.
     const menu = await server.run(["venue", "menu", "ravintola-testi", ...J]);
-    assert.equal(menu.code, 0, menu.stdout);
-    assert.equal(menu.json<Any>().data.completeness, "unavailable");
-    assert.match(
-      menu.json().warnings.join("\n"),
-      /nested deeper than 128 levels.*SVC_UPSTREAM_INVALID_RESPONSE/,
-    );
+    assert.equal(menu.code, 1, menu.stdout);
+    assert.equal(menu.json().error?.code, "SVC_UPSTREAM_INVALID_RESPONSE");
+    assert.match(menu.json().error!.message, /nested deeper than 128 levels/);
   } finally {
     await server.close();
   }

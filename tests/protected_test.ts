@@ -69,18 +69,21 @@ Deno.test("checkout: a standard request the response does not advertise fails wi
 Deno.test("warnings raised before an error survive on the error envelope (json, yaml, table)", async () => {
   await withEnv(async (t) => {
     await signedIn(t);
-    // The item page fails (a warning: the assortment is used), then no currency can be verified.
+    // The item page fails (a warning: the assortment is used), then no currency can be verified: the
+    // item page (which names this venue's currency) being down is the error.
     const menu = await t.run(["venue", "menu", "meze-merihaka", "--limit", "1", ...J]);
     const item = menu.json<Any>().data.items[0].id;
     const venueId = menu.json<Any>().data.venue_id;
     t.sandbox.setFaults([{ path: `/order-xp/web/v1/pages/venue/${venueId}/item/${item}`, status: 502 }]);
     const r = await t.run(["cart", "add", "meze-merihaka", item, ...AT, ...J]);
-    assert.equal(r.json().error?.code, "SVC_CURRENCY_UNKNOWN");
+    assert.equal(r.json().error?.code, "SVC_UPSTREAM_TEMPORARY");
+    assert.match(r.json().error!.message, /currency of "meze-merihaka" could not be checked/);
+    assert.equal(r.json().error?.details?.retryable, true);
     assert.ok(r.json().warnings.some((w) => /item page of .* could not be read/.test(w)), r.stdout);
     const y = await t.run(["cart", "add", "meze-merihaka", item, ...AT, "--format", "yaml"]);
     assert.match(y.stdout, /^warnings:\n {2}- .*item page of .* could not be read/m);
     const table = await t.run(["cart", "add", "meze-merihaka", item, ...AT]);
-    assert.match(table.stderr, /Error: .*\[SVC_CURRENCY_UNKNOWN\]/);
+    assert.match(table.stderr, /Error: .*\[SVC_UPSTREAM_TEMPORARY\]/);
     assert.match(table.stderr, /Warning: the item page of .* could not be read/);
   });
 });

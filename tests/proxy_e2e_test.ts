@@ -161,7 +161,9 @@ Deno.test("HTTPS_PROXY with a password the proxy refuses: the change (a token re
         err.message,
         /proxy 127\.0\.0\.1:\d+ answered 407 to CONNECT .*proxy authentication required/,
       );
-      assert.match(String(err.details?.hint), /never re-sends a change/);
+      // Nothing reached the upstream, and a refresh is not the command's change: worth trying again.
+      assert.deepEqual([err.details?.retryable, err.details?.outcome], [true, undefined]);
+      assert.match(String(err.details?.hint), /HTTPS_PROXY/);
       assert.deepEqual(proxy.seen.map((e) => e.method), ["CONNECT"], "asked once, not again");
       assert.deepEqual(front.peerPorts, [], "nothing reached the upstream");
       assert.ok(!(r.stdout + r.stderr).includes(SECRET));

@@ -871,11 +871,19 @@ Deno.test("venue menu --category: a response that names nothing or lists no ids 
     t.sandbox.setFaults([{
       path: MILK,
       status: 200,
-      body: { category: null, categories: null, items: null },
+      body: { category: null, categories: [], items: [] },
     }]);
     const nothing = await json(t, ["venue", "menu", MARKET, "--category", "milk-6"]);
     assert.deepEqual([nothing.data.completeness, nothing.data.total], ["unavailable", 0]);
     warned(nothing, /carries no category and no items/);
+    // A response without any of them is not an empty category: svc cannot read it (issue 22 item 5).
+    t.sandbox.setFaults([{
+      path: MILK,
+      status: 200,
+      body: { category: null, categories: null, items: null },
+    }]);
+    const unreadable = await json(t, ["venue", "menu", MARKET, "--category", "milk-6"], 3);
+    assert.equal(unreadable.error.code, "SVC_UPSTREAM_CHANGED");
 
     t.sandbox.setFaults([{
       path: MILK,

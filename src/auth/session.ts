@@ -197,6 +197,9 @@ export class Session implements AuthProvider {
         auth: "none",
         cookies: false,
         retry: false,
+        // Sent once, but not the command's change: a lost answer costs at most a new login, so the
+        // command stays retryable (its own change, if any, has not been sent yet).
+        mutation: false,
       }));
     } catch (e) {
       const status = e instanceof SvcError ? e.details?.status : undefined;

@@ -170,7 +170,7 @@ export async function runAdd(rt: Runtime, first: string, second?: string): Promi
     query: o.query,
     cheapest: o.cheapest === true,
     count: o.count === undefined ? undefined : parseIntFlag("count", o.count, 1, MAX_ADD_COUNT),
-    options: (Array.isArray(o.option) ? o.option as string[] : []).map(parseOptionFlag),
+    options: (Array.isArray(o.option) ? o.option as string[] : []).map((raw) => parseOptionFlag(raw)),
     allowSubstitutions: o.allowSubstitutions === true,
     name: typeof o.name === "string" ? o.name : undefined,
     price: o.price === undefined ? undefined : parseMinorFlag("price", o.price),

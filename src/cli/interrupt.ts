@@ -22,6 +22,8 @@ export interface InterruptView {
   color: boolean;
   /** A sandbox run: suggested commands keep `--sandbox` (see output/hints.ts). */
   sandbox?: boolean;
+  /** The interrupt's error once a change was sent: its outcome unknown (see Gateway.inDoubt). */
+  inDoubt?: (err: SvcError) => SvcError;
 }
 
 type Render = (err: SvcError, view: InterruptView) => Promise<void>;
@@ -102,7 +104,7 @@ async function onSignal(name: Deno.Signal): Promise<void> {
   await Promise.allSettled([writesSettled(), ...[...hooks].map((h) => h())]);
   if (state.render && state.view && interruptMayWrite()) {
     const err = new SvcError("SVC_INTERRUPTED", `interrupted by ${name}`);
-    await state.render(err, state.view).catch(() => {});
+    await state.render(state.view.inDoubt?.(err) ?? err, state.view).catch(() => {});
   }
   Deno.exit(130);
 }

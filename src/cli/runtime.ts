@@ -81,7 +81,8 @@ export class Runtime {
     this.globals = globals;
     this.opts = opts;
     this.paths = paths;
-    setInterruptView({ ...globals, warnings: this.warnings });
+    // An interrupt after a change was sent says its outcome is unknown, like any other failure.
+    setInterruptView({ ...globals, warnings: this.warnings, inDoubt: (e) => this.gateway?.inDoubt(e) ?? e });
   }
 
   /** Warns about an existing config/cache directory or file other users can access (never chmods it). */
@@ -363,7 +364,9 @@ export class Runtime {
   async fail(e: unknown): Promise<number> {
     await this.capture?.settled();
     this.reported = true;
+    // Once a change was sent (and not refused), no failure may look retryable: a retry could repeat it.
     let err = toSvcError(e);
+    err = this.gateway?.inDoubt(err) ?? err;
     if (
       this.globals.sandbox && (err.code === "SVC_AUTH_REQUIRED" || err.code === "SVC_AUTH_REFRESH_FAILED")
     ) {

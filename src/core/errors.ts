@@ -62,14 +62,26 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * Whether repeating the call unchanged is worth it and safe. `outcome: "unknown"`: a change was sent
+ * upstream and then something failed (the connection, the answer, the deadline, an interrupt), so it
+ * may or may not have been applied: never retryable; read the resource (`read_first`) before trying
+ * again.
+ */
+export interface RetryFacts {
+  retryable: boolean;
+  retry_after_ms?: number;
+  outcome?: "unknown";
+}
+
 export interface ErrorOptions {
   /** Upstream diagnostics (status, URL, body preview); shown only with --verbose. */
   details?: Record<string, unknown>;
   /** A short next step for people ("run svc login"). */
   hint?: string;
   cause?: unknown;
-  /** Retry facts that are always shown (e.g. retry_after_ms for SVC_RATE_LIMITED). */
-  retry?: { retryable: boolean; retry_after_ms?: number };
+  /** Retry facts that are always shown (e.g. retry_after_ms for SVC_RATE_LIMITED; see RetryFacts). */
+  retry?: RetryFacts;
   /** Machine-readable facts that are always shown (e.g. available_delivery_modes, suggestions). */
   facts?: Record<string, unknown>;
 }
@@ -78,7 +90,7 @@ export class SvcError extends Error {
   readonly code: ErrorCode;
   readonly details?: Record<string, unknown>;
   readonly hint?: string;
-  readonly retry?: { retryable: boolean; retry_after_ms?: number };
+  readonly retry?: RetryFacts;
   readonly facts?: Record<string, unknown>;
 
   constructor(code: ErrorCode, message: string, options: ErrorOptions = {}) {
@@ -271,4 +283,72 @@ export function toSvcError(e: unknown): SvcError {
   if (denied) return denied;
   const message = (e instanceof Error ? e.message : String(e)).replace(ANSI, "");
   return new SvcError("SVC_INTERNAL", `unexpected internal error: ${message}`, { cause: e });
+}
+
+/**
+ * A fact no source settled because sources failed: the failure of one that could have settled it
+ * (the first worth retrying, else the first), with its code, retry facts and diagnostics, the message
+ * saying what could not be done (`prefix`). A source that is down is not one that says "unknown".
+ */
+export function failedSource(prefix: string, failures: SvcError[]): SvcError {
+  const cause = failures.find((e) => e.retry?.retryable) ?? failures[0];
+  return new SvcError(cause.code, `${prefix}: ${cause.message}`, {
+    details: cause.details,
+    hint: cause.hint,
+    retry: cause.retry,
+    facts: cause.facts,
+    cause,
+  });
+}
+
+/** What to read, after a change whose outcome is unknown, before trying it again. */
+export type ChangeTarget = "basket" | "addresses" | "favorites";
+
+/** The command that reads each target (the MCP server names its tool instead: src/mcp/errors.ts). */
+const READ_COMMANDS: Record<ChangeTarget, string> = {
+  basket: "svc cart",
+  addresses: "svc profile addresses",
+  favorites: "svc profile favorites",
+};
+
+/** The hint of a change in doubt; `read`: how to read its resource ("run `svc cart`"). */
+export function changeHint(read: string | undefined): string {
+  return `svc never re-sends a change: ${read ?? "check with a read"} to see whether it was applied ` +
+    "before trying again";
+}
+
+/** True when the error says a change was sent and its outcome is unknown. */
+export function outcomeUnknown(e: unknown): boolean {
+  return e instanceof SvcError && e.retry?.outcome === "unknown";
+}
+
+/**
+ * The error for a failure once a change was sent: the same code (the real cause), never retryable,
+ * `outcome: "unknown"`, and the fact `read_first` (what to read before trying again) with a hint
+ * naming the command that reads it. `accepted`: the upstream answered the change 2xx, and what
+ * failed came after (its answer could not be read, a follow-up, an interrupt). Already marked
+ * errors gain the target when they lack one.
+ */
+export function changeInDoubt(
+  e: unknown,
+  target?: ChangeTarget,
+  opts: { accepted?: boolean } = {},
+): SvcError {
+  const err = toSvcError(e);
+  const known = outcomeUnknown(err);
+  const had = err.facts?.read_first as ChangeTarget | undefined;
+  if (known && (had || !target)) return err;
+  const read = target ?? had;
+  const message = known
+    ? err.message
+    : opts.accepted
+    ? `${err.message} (after the change was accepted upstream)`
+    : `${err.message}; the change was sent, so it may or may not have been applied`;
+  return new SvcError(err.code, message, {
+    details: err.details,
+    hint: changeHint(read ? `run \`${READ_COMMANDS[read]}\`` : undefined),
+    retry: { retryable: false, outcome: "unknown" },
+    facts: { ...err.facts, ...(read ? { read_first: read } : {}) },
+    cause: err.cause ?? err,
+  });
 }

@@ -16,7 +16,13 @@
  * - Traces and errors are redacted by pattern and by the exact secret values the session holds.
  */
 
-import { permissionDenied, SvcError } from "../core/errors.ts";
+import {
+  changeInDoubt,
+  type ChangeTarget,
+  outcomeUnknown,
+  permissionDenied,
+  SvcError,
+} from "../core/errors.ts";
 import type { HostName, Hosts } from "./hosts.ts";
 import { DEFAULT_TIMEOUT_MS, duration } from "./limits.ts";
 import { deeperThan, MAX_JSON_DEPTH } from "./depth.ts";
@@ -67,6 +73,16 @@ export interface RequestSpec {
   auth: "required" | "optional" | "none";
   /** Retry transient failures; defaults to true for GET only. Never set it for mutations. */
   retry?: boolean;
+  /**
+   * Whether a request sent once (not retried, not a GET) changes something upstream: then, once its
+   * bytes were written, a failure (the connection, a 5xx or 408, an unreadable 2xx answer, a redirect,
+   * the deadline, an interrupt) leaves its outcome unknown: the error says `outcome: "unknown"` and is
+   * not retryable. Default true; false for a request that is sent once but harmless to repeat (the
+   * checkout preview, a token refresh).
+   */
+  mutation?: boolean;
+  /** A change's resource: what its errors tell the caller to read before trying it again. */
+  target?: ChangeTarget;
   timeoutMs?: number;
   /** Forward the user's cookies (default true; the refresh call sends none). */
   cookies?: boolean;
@@ -241,6 +257,8 @@ export class Gateway {
   readonly locale: string;
   readonly traceEntries: TraceEntry[] = [];
   auth?: AuthProvider;
+  #changesInDoubt = 0;
+  #lastTarget: ChangeTarget | undefined;
   private readonly clientId = crypto.randomUUID();
   private readonly traceLine?: (line: string) => void;
   private readonly timeoutMs: number;
@@ -261,6 +279,23 @@ export class Gateway {
     if (opts.deadlineMs !== undefined) this.deadlineAt = performance.now() + opts.deadlineMs;
     this.capture = opts.capture;
     this.onAnswer = opts.onAnswer;
+  }
+
+  /**
+   * Changes (mutations) written upstream by this gateway whose answer did not refuse them: once it is
+   * above zero, a command that fails has left something changed, or maybe changed.
+   */
+  get changesSent(): number {
+    return this.#changesInDoubt;
+  }
+
+  /**
+   * A command's error once a change of this gateway was sent and not refused: not retryable, its
+   * outcome unknown, naming the last change's resource to read first (see `changeInDoubt`). Other
+   * errors, and errors that already say so, are returned as they are.
+   */
+  inDoubt(e: SvcError): SvcError {
+    return this.#changesInDoubt > 0 && !outcomeUnknown(e) ? changeInDoubt(e, this.#lastTarget) : e;
   }
 
   /** Nothing to release: a mutation's connection closes with its answer, and fetch pools the rest. */
@@ -398,21 +433,45 @@ export class Gateway {
         headers["content-type"] = "application/x-www-form-urlencoded";
       }
       const once = !retry && spec.method !== "GET";
-      const outcome = await this.send(spec, url, headers, body, attempt, once);
+      const change = once && spec.mutation !== false;
+      // Set as a change's first byte is written: from then on its outcome may be unknown.
+      const sent = { written: false };
+      const onWrite = () => {
+        sent.written = true;
+        this.#changesInDoubt++;
+        this.#lastTarget = spec.target;
+      };
+      const inDoubt = (e: unknown) => change && sent.written ? changeInDoubt(e, spec.target) : e;
+      let outcome: Outcome;
+      try {
+        outcome = await this.send(spec, url, headers, body, attempt, once, change ? onWrite : undefined);
+      } catch (e) {
+        throw inDoubt(e);
+      }
       if (outcome.kind === "network") {
         if (retry && attempt < MAX_ATTEMPTS && await this.backoff(attempt, undefined, "network error")) {
           continue;
         }
         // The endpoint is a detail (--verbose); people read what happened and what to do.
-        throw new SvcError("SVC_UPSTREAM_TEMPORARY", outcome.message, {
-          details: { method: spec.method, path: spec.path, url: this.redact(url) },
-          retry: { retryable: true },
-          hint: once
-            ? "svc never re-sends a change: check with a read whether it landed before trying again"
-            : "check the network connection (and HTTPS_PROXY/NO_PROXY behind a proxy), then try again",
-        });
+        throw inDoubt(
+          new SvcError("SVC_UPSTREAM_TEMPORARY", outcome.message, {
+            details: { method: spec.method, path: spec.path, url: this.redact(url) },
+            retry: { retryable: true },
+            hint: (change && !sent.written
+              ? "the change was not sent (svc never re-sends a change by itself): "
+              : "") +
+              "check the network connection (and HTTPS_PROXY/NO_PROXY behind a proxy), then try again",
+          }),
+        );
       }
       const { status, text, retryAfter } = outcome;
+      // A 4xx other than 408 refused the change (nothing changed: its retry facts stand, e.g. a 429's
+      // wait); a 2xx applied it; any other answer (5xx, 408, a 3xx without a location) leaves it in doubt.
+      const refused = status >= 400 && status < 500 && status !== 408;
+      if (change && refused) this.#changesInDoubt--;
+      if (change && !refused && (status < 200 || status >= 300)) {
+        throw inDoubt(this.statusError(spec, url, status, text, retryAfter));
+      }
       if (status === 401 && spec.auth !== "none") {
         if (!anonymous && spec.auth === "optional") {
           anonymous = true; // some upstream pages reject valid bearers: retry anonymously
@@ -449,12 +508,13 @@ export class Gateway {
         return { status, data: null as T, bytes: outcome.bytes, headers: outcome.headers };
       }
       if (status >= 200 && status < 300) {
-        return {
-          status,
-          data: this.decode<T>(spec, url, status, text),
-          bytes: outcome.bytes,
-          headers: outcome.headers,
-        };
+        let data: T;
+        try {
+          data = this.decode<T>(spec, url, status, text);
+        } catch (e) {
+          throw inDoubt(e); // a change that was answered 2xx, unreadably
+        }
+        return { status, data, bytes: outcome.bytes, headers: outcome.headers };
       }
       throw this.statusError(spec, url, status, text, retryAfter);
     }
@@ -472,6 +532,8 @@ export class Gateway {
     body: string | undefined,
     attempt: number,
     once: boolean,
+    /** Called as a change's first byte is written. */
+    onWrite?: () => void,
   ): Promise<Outcome> {
     const { method } = spec;
     const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
@@ -490,7 +552,7 @@ export class Gateway {
       const took = () => (entry.duration_ms = Math.round(performance.now() - started));
       try {
         const res = once
-          ? await sendOnce({ method, url: current, headers: sendHeaders, body, signal })
+          ? await sendOnce({ method, url: current, headers: sendHeaders, body, signal, onWrite })
           : await fetch(current, { method, headers: sendHeaders, body, redirect: "manual", signal });
         entry.status = res.status;
         if (REDIRECT_STATUSES.has(res.status) && res.headers.has("location")) {
@@ -513,10 +575,8 @@ export class Gateway {
             "SVC_UPSTREAM_TOO_LARGE",
             `upstream sent more than ${sizeLabel(cap)} for ${method} ${spec.path}; svc stopped reading`,
             {
+              // A change answered like this is in doubt: request() says so (outcome unknown).
               details: { status: res.status, method, url: shownUrl, limit_bytes: cap },
-              ...(once
-                ? { hint: "the change itself may have been applied upstream; check before retrying" }
-                : {}),
             },
           );
         }

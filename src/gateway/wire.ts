@@ -410,6 +410,8 @@ export interface OnceRequest {
   signal?: AbortSignal;
   /** Proxy variables (default: the process environment). */
   env?: EnvReader;
+  /** Called once, as the request's first byte is written (from then on it may reach the upstream). */
+  onWrite?: () => void;
 }
 
 /** Headers this client writes itself: a caller's value for them is dropped. */
@@ -596,6 +598,7 @@ export async function sendOnce(req: OnceRequest): Promise<Response> {
     opened.catch(() => {}); // an abort may leave it unawaited
     const c = await abortable(signal, opened, close);
     input = new Input(c);
+    req.onWrite?.();
     await abortable(signal, writeAll(c, request), close);
     answer = await abortable(signal, readHead(input), close);
   } catch (e) {

@@ -5,7 +5,14 @@
  * process; messages are phrased for tool arguments instead of CLI flags.
  */
 
-import { type ErrorCode, LocationNeedsSession, SvcError, toSvcError } from "../core/errors.ts";
+import {
+  changeHint,
+  type ChangeTarget,
+  type ErrorCode,
+  LocationNeedsSession,
+  SvcError,
+  toSvcError,
+} from "../core/errors.ts";
 import { duration } from "../gateway/limits.ts";
 import { redactText } from "../gateway/redact.ts";
 import type { Hosts } from "../gateway/hosts.ts";
@@ -15,6 +22,8 @@ export interface ErrorMeta {
   code: ErrorCode;
   retryable: boolean;
   retry_after_ms: number | null;
+  /** "unknown": a change was sent and may have been applied; read `details.read_first`'s tool first. */
+  outcome?: "unknown";
   details: Record<string, unknown>;
   warnings?: string[];
 }
@@ -83,7 +92,34 @@ function deadlineOf(err: SvcError): number | undefined {
   return err.code === "SVC_UPSTREAM_TEMPORARY" && typeof ms === "number" ? ms : undefined;
 }
 
+/** The tool that reads what a change in doubt changed (`read_first`). */
+const READ_TOOLS: Record<ChangeTarget, string> = {
+  basket: "svc_cart_get",
+  addresses: "svc_addresses_list",
+  favorites: "svc_favorites_list",
+};
+
+/** Option choices as the `options` argument takes them (the CLI's hint shows `--option` flags). */
+function optionsHint(examples: unknown[]): string | undefined {
+  const list = examples.filter((o): o is { group: string; value: string } =>
+    typeof (o as { group?: unknown })?.group === "string" &&
+    typeof (o as { value?: unknown })?.value === "string"
+  );
+  if (!list.length) return undefined;
+  const entries = list.map((o) => JSON.stringify({ group: o.group, value: o.value })).join(", ");
+  return `for example, in options: ${entries} (one value per entry)`;
+}
+
+/** Hints from the error's facts, in the tools' own terms; else the CLI's hint (rewritten by forTools). */
 function hintFor(err: SvcError, sandbox: boolean): string | undefined {
+  if (err.retry?.outcome === "unknown") {
+    const read = READ_TOOLS[err.facts?.read_first as ChangeTarget];
+    return changeHint(read ? `call \`${read}\`` : undefined);
+  }
+  if (Array.isArray(err.facts?.example_options)) {
+    const hint = optionsHint(err.facts.example_options);
+    if (hint) return hint;
+  }
   if (err.code === "SVC_AUTH_REQUIRED" || err.code === "SVC_AUTH_REFRESH_FAILED") {
     const login = sandbox
       ? "run `svc sandbox login` in a terminal (signs the sandbox demo user in again); this server picks it up without a restart"
@@ -128,6 +164,7 @@ export function errorMeta(
     code: err.code,
     retryable: err.retry?.retryable ?? RETRYABLE.has(err.code),
     retry_after_ms: err.retry?.retry_after_ms ?? null,
+    ...(err.retry?.outcome ? { outcome: err.retry.outcome } : {}),
     details,
   };
 }
@@ -145,7 +182,9 @@ export function errorResult(
 ): ToolErrorResult {
   const { message, ...meta } = errorMeta(e, opts);
   const hint = typeof meta.details.hint === "string" ? ` Next: ${meta.details.hint}.` : "";
-  const retry = meta.retryable
+  const retry = meta.outcome === "unknown"
+    ? " Not retryable: the change may have been applied."
+    : meta.retryable
     ? ` Retryable${meta.retry_after_ms !== null ? ` after ${meta.retry_after_ms} ms` : ""}.`
     : "";
   const notes = opts.warnings?.length ? ` Warnings: ${opts.warnings.join("; ")}.` : "";

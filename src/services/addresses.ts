@@ -13,6 +13,7 @@ import { type AddressRow, addressRow, addressRows } from "./location.ts";
 import { countryOf, fetchUser } from "./profile.ts";
 import { invalidChoice } from "../core/suggest.ts";
 import { changedError, EMPTY_COUNTRY, requireShape, shapeChange, UPSTREAM } from "../gateway/shapes.ts";
+import { afterChange, sendChange } from "./change.ts";
 
 export const ADDRESS_TYPES = ["apartment", "office", "house", "outdoor", "other"] as const;
 export const ADDRESS_LABELS = ["home", "work", "other"] as const;
@@ -503,13 +504,27 @@ export async function writeAddress(
   const { user, root } = await fetchUser(ctx);
   const country = countryOf(user, root) ?? old?.hit.entry.country?.toUpperCase() ?? null;
   if (!country) throw changedError("user_country", shapeChange("user_country", root) ?? EMPTY_COUNTRY);
-  const { data } = await ctx.gw.request({
+  const { data } = await sendChange(ctx, "addresses", {
     host: "user_api",
     method: "POST",
     path: INFO,
     json: requestBody(input, fields, country, previous),
     auth: "required",
   });
+  // The address was accepted: a failure from here on (its answer, the profile save) leaves the caller
+  // unsure whether it exists, so nothing after it may look retryable.
+  return await afterChange("addresses", () => saveWritten(ctx, local, input, data, old, previous));
+}
+
+/** After an address write was accepted: the new address from its answer, and the profile's copies. */
+async function saveWritten(
+  ctx: ServiceContext,
+  local: LocalProfile,
+  input: AddressInput,
+  data: unknown,
+  old: Awaited<ReturnType<typeof existing>> | undefined,
+  previous: string | undefined,
+): Promise<AddressWriteResult> {
   const created = normalise(data);
   if (!created) {
     const change = shapeChange("address_write", data) ?? {
@@ -554,7 +569,7 @@ export async function removeAddress(
 ): Promise<AddressRemoveResult> {
   const { rows } = await existing(ctx, id);
   try {
-    await ctx.gw.request({
+    await sendChange(ctx, "addresses", {
       host: "user_api",
       method: "DELETE",
       path: `${INFO}/${encodeURIComponent(id)}`,
@@ -564,12 +579,13 @@ export async function removeAddress(
     if (e instanceof SvcError && e.code === "SVC_NOT_FOUND") throw notFound(id);
     throw e;
   }
-  const { pointer, cleared } = await editProfile(local, (p) => {
-    p.svc_addresses = bookOf(rows.filter((r) => r.entry.address_id !== id));
-    const clear = p.svc_address_id === id;
-    if (clear) delete p.svc_address_id;
-    return { write: true, result: { pointer: p.svc_address_id ?? null, cleared: clear } };
-  }, false);
+  const { pointer, cleared } = await afterChange("addresses", () =>
+    editProfile(local, (p) => {
+      p.svc_addresses = bookOf(rows.filter((r) => r.entry.address_id !== id));
+      const clear = p.svc_address_id === id;
+      if (clear) delete p.svc_address_id;
+      return { write: true, result: { pointer: p.svc_address_id ?? null, cleared: clear } };
+    }, false));
   if (cleared) ctx.warn("the removed address was the selected one; no address is selected now", "in_table");
   return {
     mutation: "remove",

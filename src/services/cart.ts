@@ -4,13 +4,14 @@
  * existing line is validated before a write, and mutations of one process are serialised.
  */
 
-import { endsFallback, SvcError } from "../core/errors.ts";
+import { endsFallback, failedSource, SvcError } from "../core/errors.ts";
 import { isObjectId } from "../core/ids.ts";
 import { type Money, money } from "../core/money.ts";
 import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
 import { coordsQuery, type ResolvedLocation } from "./location.ts";
 import { venueFacts } from "./venue_lookup.ts";
 import { withMutationLock } from "./mutation_lock.ts";
+import { afterChange, sendChange } from "./change.ts";
 import { changedError, requireShape, UPSTREAM } from "../gateway/shapes.ts";
 
 export interface OptionValueLine {
@@ -316,25 +317,24 @@ export async function postBasket(
       `refusing to write a basket keyed by "${venueId}": a basket is keyed by the venue's 24-hex id`,
     );
   }
-  const { data } = await ctx.gw.request({
+  const { data } = await sendChange(ctx, "basket", {
     host: "consumer_api",
     method: "POST",
     path: "/order-xp/v1/baskets",
     json: { venue_id: venueId, currency, items: lines.map(lineToWire) },
     auth: "required",
-    retry: false,
   });
-  return requireShape<{ id: string }>("basket_write", data).id;
+  // Accepted, but an answer svc cannot read leaves the basket's state unknown.
+  return await afterChange("basket", () => requireShape<{ id: string }>("basket_write", data).id);
 }
 
 export async function bulkDelete(ctx: ServiceContext, ids: string[]): Promise<void> {
-  await ctx.gw.request({
+  await sendChange(ctx, "basket", {
     host: "consumer_api",
     method: "POST",
     path: "/order-xp/v1/baskets/bulk/delete",
     json: { ids },
     auth: "required",
-    retry: false,
   });
 }
 
@@ -388,12 +388,18 @@ export async function basketCurrency(
   loc?: ResolvedLocation,
 ): Promise<string> {
   if (basket.venue.currency) return basket.venue.currency;
+  // Sources that failed (a 404 is an answer, not a failure): when none answered, the failure is the error.
+  const failures: SvcError[] = [];
+  const failed = (e: unknown) => {
+    if (endsFallback(e)) throw e;
+    if (e instanceof SvcError && e.code !== "SVC_NOT_FOUND") failures.push(e);
+  };
   if (basket.venue.slug) {
     try {
       const { currency } = await venueFacts(ctx, basket.venue.slug, loc && (() => Promise.resolve(loc)));
       if (currency) return currency;
     } catch (e) {
-      if (endsFallback(e)) throw e;
+      failed(e);
     }
   }
   for (const line of basket.lines.slice(0, 3)) {
@@ -402,8 +408,11 @@ export async function basketCurrency(
       const currency = await itemCurrency(ctx, basket.venue.id, line.id);
       if (currency) return currency;
     } catch (e) {
-      if (endsFallback(e)) throw e;
+      failed(e);
     }
+  }
+  if (failures.length) {
+    throw failedSource("the basket's currency could not be checked, so it was not changed", failures);
   }
   throw new SvcError(
     "SVC_CURRENCY_UNKNOWN",

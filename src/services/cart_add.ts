@@ -4,7 +4,7 @@
  * venue's whole basket with every existing line validated first. Nothing is written on any failure.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { failedSource, SvcError } from "../core/errors.ts";
 import { type ItemRef, parseItemRef, parseVenueRef, type VenueRef } from "../core/refs.ts";
 import { formatMinor, type Money, money } from "../core/money.ts";
 import type { ServiceContext } from "./context.ts";
@@ -35,6 +35,7 @@ import {
   serialized,
   totalsAfter,
 } from "./cart.ts";
+import { afterChange } from "./change.ts";
 
 export interface OptionChoice {
   group: string;
@@ -155,20 +156,17 @@ export function addRequestOf(input: AddInput): AddRequest {
   };
 }
 
-/** `group=value[:count]` (ids or names). */
-export function parseOptionFlag(raw: string): OptionChoice {
+/** `group=value[:count]` (ids or names); `what` names the input in errors (`--option "…"`). */
+export function parseOptionFlag(raw: string, what = `--option "${raw}"`): OptionChoice {
   const m = raw.match(/^\s*([^=]+?)\s*=\s*(.+?)\s*$/);
   if (!m) {
-    throw new SvcError(
-      "SVC_INVALID_ARGUMENT",
-      `invalid --option "${raw}": use group=value or group=value:count`,
-    );
+    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid ${what}: use group=value or group=value:count`);
   }
   // `value:count` is split off only when the tail is a number; names containing ":" or "," still match whole.
   const counted = m[2].match(/^(.+?)\s*:\s*(\d+)$/);
   const count = counted ? Number(counted[2]) : 1;
   if (counted && count < 1) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --option "${raw}": the count after ":" must be ≥ 1`);
+    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid ${what}: the count after ":" must be ≥ 1`);
   }
   return { group: m[1], value: counted ? counted[1] : m[2], count, text: m[2] };
 }
@@ -268,6 +266,8 @@ interface CurrentItem {
   currency: string | null;
   options: OptionGroup[] | null;
   blocked: string | null;
+  /** Sources that failed (not a 404) although others settled the item: they may have named more. */
+  failures: SvcError[];
 }
 
 const completeOptions = (o: OptionGroup[] | undefined) => !!o && !o.some((g) => !g.values.length);
@@ -275,27 +275,39 @@ const completeOptions = (o: OptionGroup[] | undefined) => !!o && !o.some((g) => 
 /**
  * Rules 2/3: the item page, then assortment metadata when the page failed or lacks the price or
  * option values, then venue content when there is still no item, no price, or option groups without
- * values. Blocked or missing items fail; availability must be stated somewhere.
+ * values. Blocked or missing items fail; availability must be stated somewhere. A source that fails
+ * is not a source that says "unknown": when the sources that answered cannot settle the item (no
+ * source had it with its availability, its price or its option values), the failure is the error,
+ * with its own retry facts (a 429's wait, a 503 worth retrying).
  */
 async function refreshItem(
   ctx: ServiceContext,
   venue: VenueStatic,
   itemId: string,
+  /** --price was given: an unknown price does not stop the add. */
+  priceGiven: boolean,
   prefetched?: Promise<unknown>,
 ): Promise<CurrentItem> {
+  const failures: SvcError[] = [];
+  // A 404 is an answer (not there), not a failure.
+  const failed = (e: unknown) => {
+    if (!degradable(e)) throw e;
+    if (e.code !== "SVC_NOT_FOUND") failures.push(e);
+  };
   let page: VenueItemDetail | undefined;
+  let pageError: SvcError | undefined;
   let missing = false;
   try {
     page = await itemPage(ctx, venue, itemId, prefetched);
   } catch (e) {
     if (!degradable(e)) throw e;
     if (e.code === "SVC_NOT_FOUND") missing = true;
-    else ctx.warn(`the item page of ${itemId} could not be read (${e.code}); using assortment metadata`);
+    else failures.push(pageError = e);
   }
   let assortment: VenueItemDetail | undefined;
   if (!page || page.price === null || !completeOptions(page.options)) {
     assortment = (await assortmentDetails(ctx, venue, [itemId]).catch((e) => {
-      if (!degradable(e)) throw e;
+      failed(e);
       return [];
     }))[0];
   }
@@ -304,9 +316,20 @@ async function refreshItem(
   let content: { detail: VenueItemDetail; availabilityStated: boolean } | undefined;
   if (!known || (page?.price ?? assortment?.price ?? null) === null || !optionsKnown) {
     content = await contentDetail(ctx, venue, itemId).catch((e) => {
-      if (!degradable(e)) throw e;
+      failed(e);
       return undefined;
     });
+  }
+  const sources = [page, assortment, content?.detail].filter((d): d is VenueItemDetail => !!d);
+  // Settled: a source has the item with its availability, a price (or --price gives it) and option
+  // values. The item page's 404 settles it too: the item is gone (below).
+  const settled = (known || content?.availabilityStated) &&
+    (priceGiven || sources.some((d) => d.price !== null)) && sources.some((d) => completeOptions(d.options));
+  if (!settled && failures.length && !(missing && !content)) {
+    throw failedSource(`item ${itemId} could not be checked, so nothing was added`, failures);
+  }
+  if (pageError) {
+    ctx.warn(`the item page of ${itemId} could not be read (${pageError.code}); using assortment metadata`);
   }
   if (!known) {
     // Only the content menu has it: its availability must be stated (rule 3).
@@ -319,7 +342,6 @@ async function refreshItem(
         );
     }
   }
-  const sources = [page, assortment, content?.detail].filter((d): d is VenueItemDetail => !!d);
   const priced = sources.find((d) => d.price !== null);
   const blockedBy = sources.find((d) => d.available === false);
   return {
@@ -329,6 +351,7 @@ async function refreshItem(
     currency: priced?.price?.currency ?? null,
     options: sources.find((d) => completeOptions(d.options))?.options ?? page?.options ?? null,
     blocked: blockedBy ? (blockedBy.unavailable_reason ?? "unavailable") : null,
+    failures,
   };
 }
 
@@ -345,6 +368,22 @@ function findGroup(groups: OptionGroup[], key: string): OptionGroup {
       : `unknown option group "${key}"; groups: ${suggestions.join(", ") || "none"}`,
     { facts: { suggestions } },
   );
+}
+
+/**
+ * Option choices an error suggests, as a fact (`example_options`: group and value, the shape of the
+ * MCP tool's `options`) and as the CLI's flags in the hint; the MCP server phrases its own hint from
+ * the fact (src/mcp/errors.ts).
+ */
+export interface ExampleOption {
+  group: string;
+  value: string;
+}
+
+const optionFlags = (list: ExampleOption[]) => list.map((o) => `--option '${o.group}=${o.value}'`).join(" ");
+
+function exampleOption(o: ExampleOption): { facts: Record<string, unknown>; hint: string } {
+  return { facts: { example_options: [o] }, hint: `for example: ${optionFlags([o])}` };
 }
 
 /** Rule 5: options by id or case-insensitive name, required/min/max counts, free vs unknown prices. */
@@ -374,13 +413,20 @@ export function buildOptions(
     if (!value) {
       const suggestions = (named.length > 1 ? named : g.values).map((v) => `${v.name ?? "?"} (${v.id})`);
       const list = suggestions.join(", ");
+      // Several values in one choice ("burrata,basil"): one choice per value.
+      const split = named.length > 1 ? [] : c.value.split(",").map((v) => v.trim()).filter(Boolean);
+      const examples = split.length > 1 ? split.map((v) => ({ group: c.group, value: v })) : [];
       throw new SvcError(
         "SVC_OPTION_INVALID",
         named.length > 1
           ? `value "${c.value}" of "${g.name}" is ambiguous; use its id: ${list}`
-          : `unknown value "${c.value}" for option "${g.name ?? g.id}"; values: ${list}` +
-            (c.value.includes(",") ? " (one value per --option: repeat the flag for more)" : ""),
-        { facts: { suggestions } },
+          : `unknown value "${c.value}" for option "${g.name ?? g.id}"; values: ${list}`,
+        examples.length
+          ? {
+            facts: { suggestions, example_options: examples },
+            hint: `one value each: ${optionFlags(examples)}`,
+          }
+          : { facts: { suggestions } },
       );
     }
     if (value.price === null) {
@@ -420,7 +466,7 @@ export function buildOptions(
           )
             .join(", ")
         }`,
-        example ? { hint: `for example: --option '${g.name ?? g.id}=${example.name ?? example.id}'` } : {},
+        example ? exampleOption({ group: g.name ?? g.id, value: example.name ?? example.id }) : {},
       );
     }
     if (g.max !== null && n > g.max) {
@@ -476,7 +522,7 @@ async function planAdd(
   const venue = await resolveAddVenue(ctx, req, location);
   const itemId = await chooseItemId(ctx, venue, req);
   const prefetched = early && early.venueId === venue.id && early.itemId === itemId ? early.page : undefined;
-  const current = await refreshItem(ctx, venue, itemId, prefetched);
+  const current = await refreshItem(ctx, venue, itemId, req.price !== undefined, prefetched);
   if (current.blocked) {
     throw new SvcError(
       "SVC_ITEM_UNAVAILABLE",
@@ -490,6 +536,13 @@ async function planAdd(
   // Rule 4: the item's own currency, then the basket's, then the venue's; never a default.
   const currency = current.currency ?? basket?.venue.currency ?? identityOf(venue).currency ?? null;
   if (!currency) {
+    // The item page names the currency of some venues: when it (or another source) failed, that is why.
+    if (current.failures.length) {
+      throw failedSource(
+        `the currency of "${venue.slug}" could not be checked, so nothing was added`,
+        current.failures,
+      );
+    }
     throw new SvcError(
       "SVC_CURRENCY_UNKNOWN",
       `the currency of "${venue.slug}" cannot be verified from the item, the basket or the venue, so nothing was added`,
@@ -604,9 +657,11 @@ export async function addToCart(
       };
     }
     const basketId = await postBasket(ctx, venue.id, currency, lines);
-    const { baskets: after, ...totals } = await totalsAfter(ctx, loc, venue.id);
-    await warnIfClosed(ctx, plan, after.find((b) => b.venue.id === venue.id));
-    return { basket_id: basketId, ...base, dry_run: false, ...totals };
+    return await afterChange("basket", async () => {
+      const { baskets: after, ...totals } = await totalsAfter(ctx, loc, venue.id);
+      await warnIfClosed(ctx, plan, after.find((b) => b.venue.id === venue.id));
+      return { basket_id: basketId, ...base, dry_run: false as const, ...totals };
+    });
   });
 }
 

@@ -353,7 +353,10 @@ export async function checkoutPreview(
     path: "/order-xp/web/v2/pages/checkout",
     json: { purchase_plan: plan },
     auth: "required",
+    // Sent once, as the web client sends it, but a quote changes nothing upstream: a failure keeps
+    // its own retry facts (a dropped connection or a 503 is worth trying again).
     retry: false,
+    mutation: false,
   });
   const res = requireShape("checkout", data);
   const payable = num(res.payable_amount) ?? num(obj(obj(res.payment_breakdown)?.total)?.amount)!;

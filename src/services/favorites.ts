@@ -9,6 +9,7 @@ import { coordsQuery, type ResolvedLocation } from "./location.ts";
 import { baseRow, type VenueRow, venueRowOf } from "./venue_rows.ts";
 import { resolveVenue } from "./venue_lookup.ts";
 import { requireShape } from "../gateway/shapes.ts";
+import { sendChange } from "./change.ts";
 
 export interface FavoritesResult extends PageInfo {
   location: LocationInfo;
@@ -82,7 +83,7 @@ export async function setFavorite(
     ({ id: venueId, slug } = await resolveVenue(ctx, ref, location));
   }
   try {
-    await ctx.gw.request({
+    await sendChange(ctx, "favorites", {
       host: "user_api",
       method: on ? "PUT" : "DELETE",
       path: `/v3/venues/favourites/${encodeURIComponent(venueId)}`,

@@ -615,10 +615,12 @@ function ordered(into: Loaded): Json[] {
   return [...out, ...byId.values(), ...rest];
 }
 
-/** Assortment errors that mean "no menu here" rather than "try again". */
+/**
+ * Assortment errors that mean "no menu here" rather than "try again". An answer svc cannot read (not
+ * JSON, cut short, nested too deep) is not one: like a 503 it is an error, never an empty menu.
+ */
 function unavailableError(e: unknown): e is SvcError {
-  return e instanceof SvcError &&
-    ["SVC_NOT_FOUND", "SVC_UNSUPPORTED_ENDPOINT", "SVC_UPSTREAM_INVALID_RESPONSE"].includes(e.code);
+  return e instanceof SvcError && ["SVC_NOT_FOUND", "SVC_UNSUPPORTED_ENDPOINT"].includes(e.code);
 }
 
 export async function venueMenu(
@@ -687,8 +689,10 @@ export async function venueMenu(
       if (e instanceof SvcError && e.code === "SVC_NOT_FOUND" && !trees.length && !listed) {
         throw missingCategory(slug, slugWanted, rootTree, e);
       }
-      // A category the assortment lists is never "missing": at worst its contents are unavailable.
-      if (loaded.failures.length && !loaded.raw.length && !listed) throw firstFailure(loaded);
+      // A category the assortment lists is never "missing": at worst its contents are unavailable
+      // (the category page's own 404). Any other failure with nothing loaded is the error.
+      const gone = e instanceof SvcError && unavailableError(e);
+      if (loaded.failures.length && !loaded.raw.length && (!listed || !gone)) throw firstFailure(loaded);
       categories = leafCategories(trees).map((c) => categoryRow(c, false));
       if (loaded.failures.length || loaded.missing) completeness = "partial";
       if (!trees.length && !loaded.raw.length) {

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { basketVenueKey, parseItemRef } from "../../core/refs.ts";
 import { basketCount, clearBaskets, removeItem } from "../../services/cart.ts";
-import { addRequestOf, addToCart, MAX_ADD_COUNT } from "../../services/cart_add.ts";
+import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../../services/cart_add.ts";
 import { clearArgs, MAX_LINE_COUNT, removeArgs, setLineCount } from "../../services/cart_set.ts";
 import { cartState } from "../../services/cart_state.ts";
 import { READ, tool, type Toolset, write } from "../registry.ts";
@@ -93,11 +93,14 @@ const add = tool({
     query: text("pick by name (one match)").optional(),
     cheapest: z.boolean().default(false).describe("cheapest in stock (of query matches)"),
     count: z.int().min(1).max(MAX_ADD_COUNT).default(1),
-    options: z.array(z.strictObject({
-      group: text("id or name"),
-      value: text("id or name"),
-      count: z.int().min(1).default(1),
-    })).default([]).describe("from svc_item_get"),
+    options: z.array(z.union([
+      z.strictObject({
+        group: text("id or name"),
+        value: text("id or name"),
+        count: z.int().min(1).default(1),
+      }),
+      text("group=value[:count]"),
+    ])).default([]).describe("from svc_item_get"),
     allow_substitutions: z.boolean().default(false),
     name: text("expected name").optional(),
     price: minor("expected unit price with options").optional(),
@@ -129,7 +132,11 @@ const add = tool({
       query: args.query,
       cheapest: args.cheapest,
       count: args.count,
-      options: args.options.map((o) => ({ group: o.group, value: o.value, count: o.count })),
+      options: args.options.map((o) =>
+        typeof o === "string"
+          ? parseOptionFlag(o, `options entry "${o}"`)
+          : { group: o.group, value: o.value, count: o.count }
+      ),
       allowSubstitutions: args.allow_substitutions,
       name: args.name,
       price: args.price,
