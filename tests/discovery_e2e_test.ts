@@ -78,7 +78,9 @@ Deno.test("feed: sections with kind, one upstream call, query filter, empty sect
       "venue and brand sections in upstream order; empty and unknown ones dropped",
     );
     assert.ok(!names.includes("order-again"), "the empty section drops out");
-    const skipped = d.warnings.filter((w) => w.includes("skipped feed content"));
+    assert.deepEqual(d.warnings, [], "notes about skipped feed content are debug output (--verbose)");
+    const verbose = await t.run(["feed", ...AT, "--format", "json", "--verbose"]);
+    const skipped = verbose.json().warnings.filter((w) => w.includes("skipped feed content"));
     assert.equal(skipped.length, 1, "one warning for everything skipped, not one per section");
     assert.match(skipped[0], /"story-carousel-v3"/);
     // The empty "order-again" venue-list skipped nothing: venue-list is not reported as unread.

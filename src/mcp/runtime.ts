@@ -14,7 +14,7 @@ import { Gateway } from "../gateway/client.ts";
 import type { Hosts } from "../gateway/hosts.ts";
 import type { CaptureSink } from "../gateway/capture.ts";
 import type { NetworkLimits } from "../gateway/limits.ts";
-import type { ServiceContext } from "../services/context.ts";
+import type { ServiceContext, WarningKind } from "../services/context.ts";
 import { locationOverride, type ResolvedLocation, resolveLocation } from "../services/location.ts";
 import type { LocalProfile } from "../services/addresses.ts";
 
@@ -50,7 +50,7 @@ export class CallContext {
   private constructor(settings: McpSettings, profile: Profile | undefined) {
     this.settings = settings;
     this.profile = profile;
-    const warn = (m: string) => this.warn(m);
+    const warn = (m: string, kind?: WarningKind) => this.warn(m, kind);
     this.session = new Session({
       credentials: resolveCredentials({}, profile),
       profileName: settings.profile,
@@ -96,7 +96,9 @@ export class CallContext {
     return call;
   }
 
-  warn(message: string): void {
+  /** Notes about upstream shapes svc skipped (kind "drift") reach results only under `svc mcp --verbose`. */
+  warn(message: string, kind?: WarningKind): void {
+    if (kind === "drift" && !this.settings.verbose) return;
     if (!this.warnings.includes(message)) this.warnings.push(message);
   }
 
