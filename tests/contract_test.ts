@@ -384,6 +384,7 @@ Deno.test("contract: full assortment — menu, --category filters without a call
   });
   assert.deepEqual((byName.get("Diavola") as Any).discount, { percent: 13, label: "-13%", source: "price" });
   assert.equal((byName.get("Kombucha 33 cl") as Any).available, false);
+  assert.equal((byName.get("Margherita") as Any).available, true, "disabled_info null: orderable");
   assert.equal((byName.get("Allergens: ask the staff") as Any).notice, true);
   assert.equal((byName.get("Quattro formaggi") as Any).discount, null, "its campaign is on the dynamic page");
 
@@ -408,7 +409,7 @@ Deno.test("contract: partial assortment — categories, category ids hydrated th
   const milk = await json(["venue", "menu", "testimarket-keskusta", "--category", "milk-2"]);
   assert.deepEqual(milk.data.items.map((i: Any) => [i.name, i.available, i.unit_info]), [
     ["Kevytmaito 1 l", true, "1 l"],
-    ["Rasvaton maito 1 l", null, "1 l"],
+    ["Rasvaton maito 1 l", true, "1 l"], // disabled_info null, no stock count: orderable
     ["Kaurajuoma 1 l", false, "1 l"],
   ]);
   assert.equal(milk.data.completeness, "complete");
