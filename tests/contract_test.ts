@@ -277,11 +277,19 @@ Deno.test("contract: front page venue-list — rows, string-free ratings, raw ta
     /no venue carries coordinates, so distances are unknown; upstream order kept/,
   );
 
+  // Categories are the venues' tags, what --category filters on (the feed's category tiles are not).
   const cats = await json(["venues", "categories", ...AT]);
   assert.deepEqual(cats.data.categories, [
-    { slug: "pizza", name: "Pizza", venue_count: 41 },
-    { slug: "cafe", name: "Cafe", venue_count: 12 },
+    { slug: "burgers", name: "burgers", venue_count: 1 },
+    { slug: "cafe", name: "cafe", venue_count: 1 },
+    { slug: "grocery", name: "grocery", venue_count: 1 },
+    { slug: "italian", name: "italian", venue_count: 1 },
+    { slug: "pizza", name: "pizza", venue_count: 1 },
   ]);
+  for (const c of cats.data.categories) {
+    const found = await json(["venues", ...AT, "--category", c.slug]);
+    assert.equal(found.data.total, c.venue_count, `--category ${c.slug} finds what the list counts`);
+  }
 
   // Tables normalise whitespace: no blank line inside a table, the tagline on one line.
   const out = await table(["venues", ...AT]);
@@ -361,6 +369,13 @@ Deno.test("contract: global item search — every row kept, notices marked, rati
     ["Quattro formaggi", false, 9.2],
     ["Allergens: ask the staff", true, 9.2],
     ["Pizza bun", false, 8.4],
+  ]);
+  // One name for availability in menus and search; the hit's own name stays.
+  assert.deepEqual(r.data.items.map((i: Any) => [i.available, i.is_available]), [
+    [true, true],
+    [true, true],
+    [true, true],
+    [false, false],
   ]);
   assert.equal(r.data.items[0].description, "In the item: Margherita");
   assert.equal(r.data.items[1].description, "In the link: Quattro formaggi");
