@@ -67,6 +67,15 @@ Deno.test("svc_venues_search finds what a person means; categories agree with th
           pizza.slice(0, firstMenuOnly).every((v) => v.matched_by.some((f: string) => f !== "menu")),
           "name, slug and tag matches before menu matches",
         );
+        // Sorted, each group keeps its place: the best-rated venue, a menu match, stays below the others.
+        const rated = (await ok("svc_venues_search", { query: "pizza", sort: "rating" })).data
+          .venues as Structured[];
+        assert.deepEqual(rated.map((v) => v.slug), [
+          "pizzeria-napoli",
+          "pizza-vuosaari",
+          "testimarket-kamppi",
+        ]);
+        assert.ok(rated[2].rating > rated[0].rating, "the menu match is rated higher");
         // Without a query nothing was matched.
         const all = (await ok("svc_venues_search", { limit: 3 })).data.venues as Structured[];
         assert.equal(all.length, 3);
@@ -81,6 +90,92 @@ Deno.test("svc_venues_search finds what a person means; categories agree with th
       assert.equal(paged.data.total, 3);
       assert.equal(paged.data.venues.length, 1);
     });
+
+    await t.step(
+      "menu matches: the hit's name or description holds the query; a venue beyond the feed from its hits",
+      async () => {
+        // The item search also suggests related items (a salad for "burger"): they are no menu match.
+        const hit = (id: string, venueId: string, slug: string, name: string, description?: string) => ({
+          menu_item: {
+            id,
+            venue_id: venueId,
+            name,
+            ...(description ? { description } : {}),
+            price: 1290,
+            currency: "EUR",
+            is_available: true,
+            ...(slug === "burger-bus" ? { venue_name: "Burger Bus" } : {}),
+            venue_rating: { rating: 4, score: 9.4, volume: 120 },
+            estimate_range: "25-35",
+            show_wolt_plus: false,
+          },
+          link: { menu_item_details: { id, venue_id: venueId, venue_slug: slug, name } },
+        });
+        await h.faults([{
+          method: "POST",
+          path: "/v1/pages/search",
+          status: 200,
+          body: {
+            search_id: "s-1",
+            expires_in_seconds: 900,
+            sections: [{
+              name: "items",
+              title: "Related items",
+              items: [
+                hit(
+                  "6510000000000000000a0001",
+                  "650000000000000000000ab0",
+                  "green-bowl-eira",
+                  "Caesar salad",
+                ),
+                hit(
+                  "6510000000000000000a0002",
+                  "650000000000000000000e01",
+                  "pho-saigon",
+                  "Lunch of the day",
+                  "A smash burger with fries",
+                ),
+                hit("6510000000000000000a0003", "6500000000000000000fff01", "burger-bus", "Veggie burger"),
+              ],
+            }],
+          },
+        }]);
+        try {
+          const rows = (await ok("svc_venues_search", { query: "burgers" })).data.venues as Structured[];
+          assert.deepEqual(rows.map((v) => [v.slug, v.matched_by]), [
+            ["kallio-burger", ["name", "slug", "tag", "tagline"]],
+            ["pho-saigon", ["menu"]],
+            ["burger-bus", ["menu"]],
+          ]);
+          const bus = rows[2];
+          assert.deepEqual(
+            [
+              bus.name,
+              bus.venue_id,
+              bus.rating,
+              bus.delivery_estimate,
+              bus.wolt_plus,
+              bus.open_now,
+              bus.delivery_fee,
+            ],
+            ["Burger Bus", "6500000000000000000fff01", 9.4, "25-35 min", false, null, null],
+          );
+          // Unknown is not a pass: a venue known only from its hits is left out by open_now.
+          const open = (await ok("svc_venues_search", { query: "burgers", open_now: true })).data.venues;
+          assert.ok(!open.some((v: Structured) => v.slug === "burger-bus"));
+          // An item search that fails leaves menus unsearched, says so, and keeps the other matches.
+          await h.faults([{ method: "POST", path: "/v1/pages/search", status: 503 }]);
+          const down = await ok("svc_venues_search", { query: "burgers" });
+          assert.deepEqual(down.data.venues.map((v: Structured) => v.slug), ["kallio-burger"]);
+          assert.match(
+            warningsOf(down.r).join("\n"),
+            /^menus were not searched for "burgers": .*\[SVC_UPSTREAM_TEMPORARY\]$/m,
+          );
+        } finally {
+          await h.faults([]);
+        }
+      },
+    );
 
     await t.step(
       "categories: the list and the filter read the same tags; suggestions when none matches",
