@@ -277,11 +277,19 @@ Deno.test("contract: front page venue-list — rows, string-free ratings, raw ta
     /no venue carries coordinates, so distances are unknown; upstream order kept/,
   );
 
+  // Categories are the venues' tags, what --category filters on (the feed's category tiles are not).
   const cats = await json(["venues", "categories", ...AT]);
   assert.deepEqual(cats.data.categories, [
-    { slug: "pizza", name: "Pizza", venue_count: 41 },
-    { slug: "cafe", name: "Cafe", venue_count: 12 },
+    { slug: "burgers", name: "burgers", venue_count: 1 },
+    { slug: "cafe", name: "cafe", venue_count: 1 },
+    { slug: "grocery", name: "grocery", venue_count: 1 },
+    { slug: "italian", name: "italian", venue_count: 1 },
+    { slug: "pizza", name: "pizza", venue_count: 1 },
   ]);
+  for (const c of cats.data.categories) {
+    const found = await json(["venues", ...AT, "--category", c.slug]);
+    assert.equal(found.data.total, c.venue_count, `--category ${c.slug} finds what the list counts`);
+  }
 
   // Tables normalise whitespace: no blank line inside a table, the tagline on one line.
   const out = await table(["venues", ...AT]);
@@ -291,7 +299,8 @@ Deno.test("contract: front page venue-list — rows, string-free ratings, raw ta
 });
 
 Deno.test("contract: front page venue-vertical-list — venue-large tiles are rows; banners and unknown sections skipped, one warning", async () => {
-  const top = await json(["top", ...ELSEWHERE]);
+  assert.deepEqual((await json(["top", ...ELSEWHERE])).warnings, [], "drift notes only with --verbose");
+  const top = await json(["top", ...ELSEWHERE, "--verbose"]);
   assert.deepEqual(top.data.venues.map((v: Any) => v.slug), ["ravintola-testi", "testimarket-keskusta"]);
   const skipped = top.warnings.filter((w: string) => /skipped feed content/.test(w));
   assert.equal(top.warnings.length, 1, top.warnings.join("\n"));
@@ -361,6 +370,13 @@ Deno.test("contract: global item search — every row kept, notices marked, rati
     ["Allergens: ask the staff", true, 9.2],
     ["Pizza bun", false, 8.4],
   ]);
+  // One name for availability in menus and search; the hit's own name stays.
+  assert.deepEqual(r.data.items.map((i: Any) => [i.available, i.is_available]), [
+    [true, true],
+    [true, true],
+    [true, true],
+    [false, false],
+  ]);
   assert.equal(r.data.items[0].description, "In the item: Margherita");
   assert.equal(r.data.items[1].description, "In the link: Quattro formaggi");
   assert.equal(r.data.limit_reached, false);
@@ -383,6 +399,7 @@ Deno.test("contract: full assortment — menu, --category filters without a call
   });
   assert.deepEqual((byName.get("Diavola") as Any).discount, { percent: 13, label: "-13%", source: "price" });
   assert.equal((byName.get("Kombucha 33 cl") as Any).available, false);
+  assert.equal((byName.get("Margherita") as Any).available, true, "disabled_info null: orderable");
   assert.equal((byName.get("Allergens: ask the staff") as Any).notice, true);
   assert.equal((byName.get("Quattro formaggi") as Any).discount, null, "its campaign is on the dynamic page");
 
@@ -407,7 +424,7 @@ Deno.test("contract: partial assortment — categories, category ids hydrated th
   const milk = await json(["venue", "menu", "testimarket-keskusta", "--category", "milk-2"]);
   assert.deepEqual(milk.data.items.map((i: Any) => [i.name, i.available, i.unit_info]), [
     ["Kevytmaito 1 l", true, "1 l"],
-    ["Rasvaton maito 1 l", null, "1 l"],
+    ["Rasvaton maito 1 l", true, "1 l"], // disabled_info null, no stock count: orderable
     ["Kaurajuoma 1 l", false, "1 l"],
   ]);
   assert.equal(milk.data.completeness, "complete");

@@ -78,7 +78,9 @@ Deno.test("feed: sections with kind, one upstream call, query filter, empty sect
       "venue and brand sections in upstream order; empty and unknown ones dropped",
     );
     assert.ok(!names.includes("order-again"), "the empty section drops out");
-    const skipped = d.warnings.filter((w) => w.includes("skipped feed content"));
+    assert.deepEqual(d.warnings, [], "notes about skipped feed content are debug output (--verbose)");
+    const verbose = await t.run(["feed", ...AT, "--format", "json", "--verbose"]);
+    const skipped = verbose.json().warnings.filter((w) => w.includes("skipped feed content"));
     assert.equal(skipped.length, 1, "one warning for everything skipped, not one per section");
     assert.match(skipped[0], /"story-carousel-v3"/);
     // The empty "order-again" venue-list skipped nothing: venue-list is not reported as unread.
@@ -382,6 +384,90 @@ Deno.test("feed table truncation: tagline at most 32 characters, top offer at mo
     // JSON keeps the whole values.
     const j = await t.run(["feed", ...AT, "--format", "json"]);
     assert.ok(j.stdout.includes(tagline) && j.stdout.includes(offer));
+  });
+});
+
+Deno.test("venues --query: name or slug, case, accents and plurals aside; the footer counts venues whose menus match", async () => {
+  await withEnv(async (t) => {
+    type Found = {
+      venues: Array<Row & { matched_by: string[] | null }>;
+      menu_matches: { query: string; venue_count: number; limit: number } | null;
+    };
+    const get = async (...args: string[]) => {
+      const r = await t.run(["venues", ...AT, ...args, "--limit", "100", "--format", "json"]);
+      assert.equal(r.code, 0, r.stderr);
+      return r.json<Found>().data;
+    };
+    const found = (d: Found) => d.venues.map((v) => [v.slug, v.matched_by]);
+    for (const q of ["burger", "Burgers", "BURGER"]) {
+      t.sandbox.clearLog();
+      const d = await get("--query", q);
+      assert.deepEqual(found(d), [["kallio-burger", ["name", "slug"]]], q);
+      // Smokehouse Sörnäinen and Wing Station Pasila sell burgers; their names and slugs do not say so.
+      assert.deepEqual(d.menu_matches, { query: q, venue_count: 2, limit: 100 }, q);
+      assert.deepEqual(calls(t.log()).sort(), [FRONT, "POST user_api /v1/pages/search"], q);
+      assert.deepEqual(
+        t.log().find((e) => e.method === "POST")!.body,
+        { q, target: "items", lat: 60.1699, lon: 24.9384, limit: 100 },
+      );
+    }
+    assert.deepEqual(found(await get("--query", "pizzas")), [["pizza-vuosaari", ["name", "slug"]]]);
+    assert.deepEqual(found(await get("--query", "Café")), [["cafe-kanelipulla", ["name", "slug"]]]);
+    assert.deepEqual(found(await get("--query", "creperie")), [["creperie-katajanokka", ["name", "slug"]]]);
+    // The spec's filter: a venue tagged "pizza" (Pizzeria Napoli) is not a name or slug match.
+    assert.ok(!(await get("--query", "pizza")).venues.some((v) => v.slug === "pizzeria-napoli"));
+    // The count follows the other filters: the closed smokehouse is not open now.
+    assert.equal((await get("--query", "burgers", "--open-now")).menu_matches?.venue_count, 1);
+    // Without --query: no item search, no count.
+    t.sandbox.clearLog();
+    const all = await get();
+    assert.equal(all.menu_matches, null);
+    assert.ok(all.venues.length > 0 && all.venues.every((v) => v.matched_by === null));
+    assert.deepEqual(calls(t.log()), [FRONT]);
+
+    const table = await t.run(["venues", ...AT, "--query", "burgers"], { COLUMNS: "200" });
+    assert.match(
+      table.stdout,
+      /^items matching "burgers" at 2 more venues: svc items --query burgers --limit 100$/m,
+    );
+    // The command lists them.
+    const items = (await t.run(["items", ...AT, "--query", "burgers", "--limit", "100", "--format", "json"]))
+      .json<{ venue_groups: Array<{ venue_slug: string | null }> }>().data;
+    const sellers = items.venue_groups.map((g) => g.venue_slug);
+    for (const slug of ["smokehouse-sornainen", "wing-station-pasila"]) {
+      assert.ok(sellers.includes(slug), slug);
+    }
+    // Nothing more to find: no footer.
+    const none = await t.run(["venues", ...AT, "--query", "kallio-burger"], { COLUMNS: "200" });
+    assert.doesNotMatch(none.stdout, /items matching/);
+  });
+});
+
+Deno.test("venues categories: the tags --category filters on, each finding its count; suggestions when none matches", async () => {
+  await withEnv(async (t) => {
+    type Cat = { slug: string; name: string; venue_count: number };
+    const list = (await t.run(["venues", "categories", ...AT, "--limit", "200", "--format", "json"]))
+      .json<{ categories: Cat[] }>().data.categories;
+    const burgers = list.find((c) => c.slug === "burgers");
+    assert.deepEqual(burgers, { slug: "burgers", name: "burgers", venue_count: 1 }, "burgers is listed");
+    const counts = list.map((c) => c.venue_count);
+    assert.deepEqual(counts, [...counts].sort((a, b) => b - a), "most venues first");
+    assert.ok(new Set(counts).size > 1);
+    // The list and the filter agree, whatever the spelling of the category.
+    for (const [category, want] of [["burgers", 1], ["Burger", 1], ["american", 3], ["middle eastern", 2]]) {
+      const listed = list.find((c) => c.slug === String(category).toLowerCase().replace(/ /g, "-"));
+      const r = await t.run(["venues", ...AT, "--category", String(category), "--format", "json"]);
+      const d = r.json<{ total: number }>();
+      assert.equal(d.data.total, want, String(category));
+      assert.equal(d.data.total, (listed ?? burgers)!.venue_count, String(category));
+      assert.deepEqual(d.warnings, [], String(category));
+    }
+    const typo = await t.run(["venues", ...AT, "--category", "burgr", "--format", "json"]);
+    assert.equal(typo.code, 0, typo.stderr);
+    assert.match(
+      typo.json().warnings.join("\n"),
+      /no venue near you has category "burgr" \(did you mean "burgers"\?\)/,
+    );
   });
 });
 

@@ -114,5 +114,11 @@ Deno.test("a sandbox run's hints carry --sandbox, a named profile's --profile, a
       itemsPlain.stdout,
       /more from Testimarket Kamppi: svc venue menu testimarket-kamppi --query milk/,
     );
+    // The venues footer: the item search that lists the venues a name/slug query leaves out.
+    const venues = await t.run(["--sandbox", "venues", "--query", "burgers"], { COLUMNS: "200" });
+    assert.match(
+      venues.stdout,
+      /^items matching "burgers" at 2 more venues: svc --sandbox items --query burgers --limit 100$/m,
+    );
   });
 });

@@ -57,7 +57,7 @@ Deno.test("first contact with the sandbox: every command's stderr is empty on su
   }
 });
 
-Deno.test("--verbose shows notes and drift warnings; JSON always carries drift warnings, never notes", async () => {
+Deno.test("--verbose shows notes and drift notes; JSON carries drift notes only with --verbose, never notes", async () => {
   const dir = await Deno.makeTempDir({ prefix: "svc-quiet-" });
   try {
     const first = await svc(dir, ["--sandbox", "top", "3", "--verbose"]);
@@ -67,8 +67,11 @@ Deno.test("--verbose shows notes and drift warnings; JSON always carries drift w
     const json = await svc(dir, ["--sandbox", "top", "3", "--json"]);
     assert.equal(json.stderr, "");
     const env = JSON.parse(json.stdout) as { warnings: string[] };
-    assert.ok(env.warnings.some((w) => w.startsWith("skipped feed content")), "drift is in JSON warnings");
-    assert.ok(!env.warnings.some((w) => w.includes("demo profile")), "notes are not warnings");
+    assert.deepEqual(env.warnings, [], "a successful result carries no parser notes");
+    const verbose = await svc(dir, ["--sandbox", "top", "3", "--json", "--verbose"]);
+    const debug = JSON.parse(verbose.stdout) as { warnings: string[] };
+    assert.ok(debug.warnings.some((w) => w.startsWith("skipped feed content")), "--verbose: drift in JSON");
+    assert.ok(!debug.warnings.some((w) => w.includes("demo profile")), "notes are not warnings");
     const quiet = await svc(dir, ["--sandbox", "top", "3"]);
     assert.equal(quiet.stderr, "");
   } finally {

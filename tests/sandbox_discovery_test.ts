@@ -142,6 +142,11 @@ Deno.test("item search: relevance order, cap, notices and availability signals",
   assert.equal(hit.link.menu_item_details.id, hit.menu_item.id);
   assert.ok(hit.link.menu_item_details.venue_slug);
 
+  // Like a product search, case, accents and plurals aside: "Burgers" finds the cheeseburgers.
+  const burgers: J[] = (await search({ q: "Burgers", target: "items" })).body.sections[0].items;
+  assert.ok(burgers.some((h) => h.menu_item.name === "Classic cheeseburger"));
+  assert.ok(burgers.every((h) => /burger/i.test(h.menu_item.name)));
+
   const notices: J[] = (await search({ q: "info", target: "items" })).body.sections[0].items;
   assert.ok(notices.some((h) => h.menu_item.price === 0));
 

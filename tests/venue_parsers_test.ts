@@ -313,8 +313,12 @@ Deno.test("items: availability is false only when the payload says so; prices, d
     purchasable_balance: null,
     disabled_info: null,
   })!;
-  assert.equal(a.available, null);
+  assert.equal(a.available, true, "disabled_info: null (not disabled) and no stock count: orderable");
   assert.equal(a.unavailable_reason, null);
+  const silent = p.item({ id: "u", name: "x", price: 1 })!;
+  assert.equal(silent.available, null, "no disabled_info key and no balance: the payload says nothing");
+  const limited = p.item({ id: "l", name: "x", price: 1, disabled_info: null, purchasable_balance: 0 })!;
+  assert.deepEqual([limited.available, limited.unavailable_reason], [false, "out of stock"]);
   assert.equal(a.category, "pasta-1");
   assert.equal(a.discount?.source, "campaign");
   assert.ok(!("options" in a));

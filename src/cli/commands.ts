@@ -398,7 +398,8 @@ const top: Cmd = {
 const venues: Cmd = {
   name: "venues",
   help: "search and filter venues near you",
-  long: `${BADGE_HELP} --sort distance adds a Distance column.`,
+  long: `${BADGE_HELP} --sort distance adds a Distance column. --query ignores case, accents and plurals; ` +
+    "the footer counts the venues whose menus match and gives the `items` command that lists them.",
   section: "Discover",
   location: true,
   auth: true,
@@ -429,7 +430,7 @@ const venues: Cmd = {
   ],
   commands: [{
     name: "categories",
-    help: "venue categories near you",
+    help: "venue categories: the tags --category filters on",
     location: true,
     auth: true,
     flags: paging(),

@@ -7,6 +7,7 @@ import {
   ITEM_SEARCH_CAP,
   type ItemSearchResult,
   type LocationInfo,
+  type MenuMatches,
   searchItems,
   SORT_KEYS,
   top,
@@ -206,7 +207,17 @@ export async function runVenues(rt: Runtime): Promise<void> {
     data,
     (d, ui) =>
       venueTable(d.venues, highlights, ui, undefined, { distance: sort === "distance" }) + pageFooter(d, ui) +
-      legendLine(d.venues, ui) + locationLine(d.location, ui),
+      menuMatchLine(d.menu_matches, ui) + legendLine(d.venues, ui) + locationLine(d.location, ui),
+  );
+}
+
+/** `--query` filters names and slugs: how many more venues sell matching items, and the command that lists them. */
+function menuMatchLine(m: MenuMatches | null, ui: Ui): string {
+  if (!m?.venue_count) return "";
+  return commandLine(
+    `items matching "${m.query}" at ${ui.table.plural(m.venue_count, "more venue")}:`,
+    ui.cmd(`items --query ${shellWord(m.query)} --limit ${m.limit}`),
+    ui,
   );
 }
 
@@ -259,7 +270,7 @@ function itemsTable(d: ItemSearchResult, ui: Ui, perVenue: number): string {
         n === 0 ? ui.table.truncate(name, 28) : "",
         ui.table.truncate(i.name, 42),
         i.price ? i.price.formatted ?? i.price.amount : "price unknown",
-        i.is_available === false ? "sold out" : i.is_available,
+        i.available === false ? "sold out" : i.available,
         i.item_id,
         n === 0 ? g.venue_slug : "",
       ])

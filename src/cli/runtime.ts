@@ -53,8 +53,6 @@ export class Runtime {
   readonly globals: GlobalOptions;
   readonly opts: Record<string, unknown>;
   readonly warnings: string[] = [];
-  /** Warnings about upstream shapes (kind "drift"): in JSON/YAML always, on a table's stderr with --verbose. */
-  private readonly drift = new Set<string>();
   /** Warnings the result's table says itself (kind "in_table"): in JSON/YAML only. */
   private readonly inTable = new Set<string>();
   readonly paths: Paths;
@@ -154,9 +152,10 @@ export class Runtime {
     return this.hosts ?? hostsFromEnv();
   }
 
+  /** Notes about upstream shapes svc skipped (kind "drift") are kept only with --verbose, in every format. */
   warn(message: string, kind?: WarningKind): void {
+    if (kind === "drift" && !this.globals.verbose) return;
     if (!this.warnings.includes(message)) this.warnings.push(message);
-    if (kind === "drift") this.drift.add(message);
     if (kind === "in_table") this.inTable.add(message);
   }
 
@@ -165,9 +164,9 @@ export class Runtime {
     if (this.globals.verbose) writeStderrLine(`Note: ${lineSafe(redactValues(message, this.secretForms()))}`);
   }
 
-  /** The warnings a table run prints on stderr: drift ones only with --verbose; none its table says. */
+  /** The warnings a table run prints on stderr: none its table says. */
   private shownWarnings(): string[] {
-    return this.warnings.filter((w) => !this.inTable.has(w) && (this.globals.verbose || !this.drift.has(w)));
+    return this.warnings.filter((w) => !this.inTable.has(w));
   }
 
   trace(line: string): void {

@@ -354,7 +354,8 @@ function optionLines(
  * The menu's columns, most important last to go: the item, its price and the id `cart add` takes stay;
  * the category (where an item sits, not what it is) goes first. Was and Deal are what a
  * `--discounts-only` menu is about: there they stay, and availability goes before them; elsewhere they
- * give way only once names are cut to their floor. Was, Deal and Available go whenever no row has one.
+ * give way only once names are cut to their floor. Was and Deal go whenever no row has one, Available
+ * when every row is simply orderable.
  */
 function menuColumns(discountsOnly: boolean, oneCategory: boolean): Column[] {
   const late = (rank: number) => ({ optional: rank, dropLate: true, dropEmpty: true });
@@ -392,12 +393,14 @@ export const renderMenu: TableRenderer<VenueMenu> = (d, { style, table }) => {
   } else {
     // A menu of one category (the title names it) needs no Category column.
     const oneCategory = !!d.category && d.items.every((i) => i.category === d.category);
+    // A column of "yes" says nothing: Available shows when a row is sold out, limited or unknown.
+    const plain = d.items.every((i) => availability(i) === "yes");
     const rows = d.items.map((i) => [
       table.truncate(i.name, ITEM_NAME_MAX),
       priceCell(i),
       amount(i.original_price),
       i.discount?.label ?? null,
-      availability(i),
+      plain ? null : availability(i),
       ...(oneCategory ? [] : [i.category]),
       i.id,
     ]);

@@ -18,7 +18,7 @@ import { Gateway } from "../gateway/client.ts";
 import type { Hosts } from "../gateway/hosts.ts";
 import type { CaptureSink } from "../gateway/capture.ts";
 import type { NetworkLimits } from "../gateway/limits.ts";
-import type { ServiceContext } from "../services/context.ts";
+import type { ServiceContext, WarningKind } from "../services/context.ts";
 import { locationOverride, type ResolvedLocation, resolveLocation } from "../services/location.ts";
 import type { LocalProfile } from "../services/addresses.ts";
 
@@ -79,7 +79,7 @@ export class CallContext {
     this.settings = settings;
     this.profile = profile;
     this.#progress = controls.progress;
-    const warn = (m: string) => this.warn(m);
+    const warn = (m: string, kind?: WarningKind) => this.warn(m, kind);
     this.session = new Session({
       credentials: resolveCredentials({}, profile),
       profileName: settings.profile,
@@ -137,7 +137,9 @@ export class CallContext {
     this.#progress(this.#steps, `${this.#steps} ${what}`);
   }
 
-  warn(message: string): void {
+  /** Notes about upstream shapes svc skipped (kind "drift") reach results only under `svc mcp --verbose`. */
+  warn(message: string, kind?: WarningKind): void {
+    if (kind === "drift" && !this.settings.verbose) return;
     if (!this.warnings.includes(message)) this.warnings.push(message);
   }
 

@@ -11,8 +11,10 @@ export interface ServiceContext {
   /** The selected profile as read at start (location preferences, svc_address_id). */
   profile: Profile | undefined;
   /**
-   * A warning for the result. `drift`: the upstream payload had a shape svc skipped (rows without
-   * ids, unknown sections): always in JSON/YAML `warnings`, on a table's stderr only with --verbose.
+   * A warning for the result. `drift`: a note that the upstream payload had a shape svc skipped or
+   * could not read (rows without ids, unknown sections): debug output, shown only with --verbose (the
+   * CLI in every format, the MCP server in tool results). A warning that changes what the result
+   * means (it is incomplete, a value the person asked for is missing) is not drift.
    * `in_table`: the command's table says the same itself (its title): JSON/YAML `warnings` only, so a
    * person reads it once.
    */

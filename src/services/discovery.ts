@@ -1,6 +1,8 @@
 /** Discovery: the home feed, top venues, venue lists (with optional enrichment), categories, item search. */
 
+import { SvcError } from "../core/errors.ts";
 import { closest } from "../core/suggest.ts";
+import { foldText, TextQuery } from "../core/text_match.ts";
 import { type Money, money } from "../core/money.ts";
 import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
 import type { ResolvedLocation } from "./location.ts";
@@ -54,7 +56,10 @@ interface FrontPage {
   sections: RawSection[];
 }
 
-/** Sections whose tiles are venue categories (read by `venues categories`, skipped as venue lists). */
+/**
+ * Sections whose tiles are venue categories: not venue lists, and not what `venues categories` lists
+ * (it lists the venues' own tags, which `--category` filters on).
+ */
 const CATEGORY_TEMPLATES = new Set(["category-list", "categories"]);
 /** Venue-list templates: one without items (e.g. an empty "order again") is empty, not skipped content. */
 const VENUE_LIST_TEMPLATES = new Set(["venue-list", "venue-vertical-list"]);
@@ -69,15 +74,15 @@ const isVenueItem = (item: unknown) => !!obj(obj(item)?.venue);
 /**
  * GET /v1/pages/front once and parse its sections. Every section item that carries a venue becomes a
  * row whatever its template (`venue-list`, `venue-vertical-list` with `venue-large` items, …);
- * banners, category tiles and unknown sections are skipped, reported in one warning.
+ * banners, category tiles and unknown sections are skipped, reported in one drift note.
  */
 export async function frontPage(
   ctx: ServiceContext,
   loc: ResolvedLocation,
-): Promise<FrontPage & { raw: unknown }> {
+): Promise<FrontPage> {
   const data = await frontFeed(ctx, loc);
   const page = requireShape("front", data);
-  if (!Array.isArray(page.sections)) ctx.warn("the home feed carries no sections; it is empty here", "drift");
+  if (!Array.isArray(page.sections)) ctx.warn("the home feed carries no sections; it is empty here");
   const sections: RawSection[] = [];
   const skippedTemplates = new Set<string>();
   let skippedItems = 0;
@@ -122,11 +127,16 @@ export async function frontPage(
     ].filter(Boolean);
     ctx.warn(`skipped feed content svc does not show: ${parts.join("; ")}`, "drift");
   }
-  return { city: str(page.city) ?? str(obj(page.city_data)?.name) ?? null, sections, raw: data };
+  return { city: str(page.city) ?? str(obj(page.city_data)?.name) ?? null, sections };
 }
 
-function matches(r: VenueRow, q: string): boolean {
-  return [r.name, r.tagline, r.top_offer, r.slug].some((f) => f?.toLowerCase().includes(q));
+/** The query of a filter, or undefined when none was given (blank counts as none). */
+function queryOf(raw: string | undefined): TextQuery | undefined {
+  return raw?.trim() ? new TextQuery(raw.trim()) : undefined;
+}
+
+function matches(r: VenueRow, q: TextQuery): boolean {
+  return [r.name, r.tagline, r.top_offer, r.slug].some((f) => q.matches(f));
 }
 
 export interface FeedOptions {
@@ -149,10 +159,10 @@ export async function feed(
   opts: FeedOptions,
 ): Promise<FeedResult> {
   const page = await frontPage(ctx, loc);
-  const q = opts.query?.trim().toLowerCase();
+  const q = queryOf(opts.query);
   let sections: FeedSection[] = page.sections.map((s) => {
     if (s.kind === "brands") {
-      const brands = q ? s.brands.filter((b) => b.name.toLowerCase().includes(q)) : s.brands;
+      const brands = q ? s.brands.filter((b) => q.matches(b.name)) : s.brands;
       return {
         name: s.name,
         title: s.title,
@@ -203,7 +213,7 @@ export async function top(
   opts: { query?: string; woltPlus?: boolean; paging: Paging },
 ): Promise<TopResult> {
   const page = await frontPage(ctx, loc);
-  const q = opts.query?.trim().toLowerCase();
+  const q = queryOf(opts.query);
   const ranked = flattenVenues(page.sections)
     .map((v, i) => ({ ...v, rank: i + 1 }))
     .filter((r) => (!q || matches(r, q)) && (!opts.woltPlus || r.wolt_plus === true));
@@ -243,14 +253,43 @@ export interface VenuesOptions {
   maxDeliveryFee?: number;
   enrich?: boolean;
   paging: Paging;
+  /**
+   * What `query` is compared with. "name_slug" (the CLI, spec §4.5): the venue's name or slug; venues
+   * whose menus match are only counted (`menu_matches`). "wide" (the MCP server): also its tags and
+   * tagline, and venues whose items match join the result (name, slug and tag matches first).
+   */
+  match?: "name_slug" | "wide";
+}
+
+/** Why a venue is in a query's result, in this order. */
+export const MATCH_FIELDS = ["name", "slug", "tag", "tagline", "menu"] as const;
+export type MatchField = typeof MATCH_FIELDS[number];
+
+export type MatchedRow = VenueListRow & {
+  /** The fields the query matched; null without a query. */
+  matched_by: MatchField[] | null;
+};
+
+/** Venues the item search finds for the query that the name/slug filter does not show (CLI footer). */
+export interface MenuMatches {
+  query: string;
+  /** Venues with items matching the query, not in `venues`, that pass the other filters. */
+  venue_count: number;
+  /** The item-search limit that found them (`svc items --query <query> --limit <limit>` lists them). */
+  limit: number;
 }
 
 export interface VenuesResult extends PageInfo {
   location: LocationInfo;
   sort: VenueSort;
   enriched: boolean;
-  venues: VenueListRow[];
+  venues: MatchedRow[];
+  /** With a name/slug query: what the item search adds; null without a query or when it could not be read. */
+  menu_matches: MenuMatches | null;
 }
+
+/** Items the venue search reads from the item search to find venues by their menus. */
+export const MENU_MATCH_LIMIT = 100;
 
 /** Budgets of --enrich (also in README): at most this many venues, this many in flight, this much time. */
 export const ENRICH_BUDGET = { maxVenues: 30, concurrency: 4, totalMs: 8000 };
@@ -350,27 +389,159 @@ export function applyDynamic(row: VenueListRow, page: Record<string, unknown>, l
   }
 }
 
+/** A venue found only through its items (not in the home feed): the facts its item hits carry. */
+function rowOfHit(hit: ItemHit): MatchedRow {
+  return {
+    name: hit.venue_name ?? hit.venue_slug ?? hit.venue_id!,
+    slug: hit.venue_slug,
+    tagline: null,
+    top_offer: null,
+    rating: hit.venue_rating,
+    delivery_estimate: hit.delivery_estimate,
+    delivery_fee: null,
+    price_range: null,
+    promotions: [],
+    badges: hit.wolt_plus ? ["wolt_plus"] : [],
+    menu_highlights: [],
+    wolt_plus: hit.wolt_plus,
+    venue_id: hit.venue_id!,
+    address: null,
+    price_range_scale: null,
+    open_now: null,
+    scheduled_available: null,
+    product_line: null,
+    tags: [],
+    estimate_minutes: null,
+    distance_m: null,
+    delivery_fee_original: null,
+    matched_by: ["menu"],
+  };
+}
+
+/**
+ * Venues whose items match `q`, best first: the marketplace's item search (`/v1/pages/search`, as
+ * `items` uses it), keeping hits whose name or description holds the query (not the related items
+ * it also suggests) and products only (no zero-price notices). Keyed by venue id.
+ */
+async function menuVenues(
+  ctx: ServiceContext,
+  loc: ResolvedLocation,
+  q: TextQuery,
+): Promise<Map<string, ItemHit>> {
+  const found = await searchItems(ctx, loc, { query: q.raw, limit: MENU_MATCH_LIMIT });
+  const out = new Map<string, ItemHit>();
+  for (const hit of found.items) {
+    if (!hit.venue_id || hit.notice || out.has(hit.venue_id)) continue;
+    if (q.matches(hit.name) || q.matches(hit.description)) out.set(hit.venue_id, hit);
+  }
+  return out;
+}
+
+/** The item search for the venue search; a failure leaves menus unsearched, with a warning. */
+async function menuVenuesOrNone(
+  ctx: ServiceContext,
+  loc: ResolvedLocation,
+  q: TextQuery,
+): Promise<Map<string, ItemHit> | null> {
+  try {
+    return await menuVenues(ctx, loc, q);
+  } catch (e) {
+    if (!(e instanceof SvcError) || e.code === "SVC_INTERRUPTED") throw e;
+    ctx.warn(`menus were not searched for "${q.raw}": ${e.message} [${e.code}]`);
+    return null;
+  }
+}
+
+/** The fields of `r` that `q` matches (tags and tagline only in the wide search). */
+function matchedFields(r: VenueListRow, q: TextQuery, wide: boolean): MatchField[] {
+  const by: MatchField[] = [];
+  if (q.matches(r.name)) by.push("name");
+  if (q.matches(r.slug)) by.push("slug");
+  if (wide && r.tags.some((t) => q.matches(t))) by.push("tag");
+  if (wide && q.matches(r.tagline)) by.push("tagline");
+  return by;
+}
+
+/** A venue category: every spelling of one tag (case, accents, separators and plurals aside). */
+interface TagCategory {
+  slug: string;
+  name: string;
+  venue_ids: Set<string>;
+}
+
+/**
+ * The categories of the feed's venues, from their tags: the one source `venues categories` lists and
+ * `venues --category` filters on, so each listed category finds its `venue_count` venues. Most venues
+ * first, then by slug.
+ */
+function tagCategories(rows: VenueListRow[]): TagCategory[] {
+  const byKey = new Map<string, TagCategory>();
+  for (const r of rows) {
+    for (const t of r.tags) {
+      const key = foldText(t);
+      if (!key) continue;
+      const c = byKey.get(key) ?? { slug: slugOf(t), name: t, venue_ids: new Set<string>() };
+      c.venue_ids.add(r.venue_id);
+      byKey.set(key, c);
+    }
+  }
+  return [...byKey.values()].sort((a, b) =>
+    b.venue_ids.size - a.venue_ids.size || a.slug.localeCompare(b.slug)
+  );
+}
+
 export async function venues(
   ctx: ServiceContext,
   loc: ResolvedLocation,
   opts: VenuesOptions,
 ): Promise<VenuesResult> {
-  const page = await frontPage(ctx, loc);
-  const q = opts.query?.trim().toLowerCase();
-  const category = opts.category ? slugOf(opts.category) : undefined;
-  let rows = flattenVenues(page.sections).filter((r) =>
-    (!q || r.name.toLowerCase().includes(q) || (r.slug ?? "").includes(q)) &&
+  const q = queryOf(opts.query);
+  const wide = opts.match === "wide";
+  // The feed and the item search are independent: one round trip for both.
+  const [page, byMenu] = await Promise.all([
+    frontPage(ctx, loc),
+    q && !q.empty ? menuVenuesOrNone(ctx, loc, q) : Promise.resolve(null),
+  ]);
+  const all = flattenVenues(page.sections);
+  const category = opts.category?.trim() ? new TextQuery(opts.category.trim()) : undefined;
+  const passes = (r: VenueListRow) =>
     (!opts.type || r.product_line === opts.type) &&
-    (!category || r.tags.some((t) => slugOf(t) === category)) &&
+    (!category || r.tags.some((t) => category.same(t))) &&
     (!opts.openNow || r.open_now === true) &&
     (!opts.woltPlus || r.wolt_plus === true) &&
     (opts.minRating === undefined || (r.rating !== null && r.rating >= opts.minRating)) &&
     (opts.maxDeliveryFee === undefined ||
-      (r.delivery_fee !== null && r.delivery_fee.amount <= opts.maxDeliveryFee))
-  );
-  const all = flattenVenues(page.sections);
-  if (category && !all.some((r) => r.tags.some((t) => slugOf(t) === category))) {
-    const near = closest(category, all.flatMap((r) => r.tags.map(slugOf)));
+      (r.delivery_fee !== null && r.delivery_fee.amount <= opts.maxDeliveryFee));
+  // Name, slug and tag matches first, then tagline and menu matches; each group in feed order.
+  const first: MatchedRow[] = [], then: MatchedRow[] = [], menuOnly: MatchedRow[] = [];
+  const seen = new Set<string>();
+  for (const r of all) {
+    if (!q) {
+      if (passes(r)) first.push({ ...r, matched_by: null });
+      continue;
+    }
+    const by = matchedFields(r, q, wide);
+    const onMenu = byMenu?.has(r.venue_id) ?? false;
+    if (onMenu) seen.add(r.venue_id);
+    if (!passes(r)) continue;
+    if (!wide) {
+      if (by.length) first.push({ ...r, matched_by: by });
+      else if (onMenu) menuOnly.push({ ...r, matched_by: ["menu"] });
+      continue;
+    }
+    if (onMenu) by.push("menu");
+    if (by.some((f) => f === "name" || f === "slug" || f === "tag")) first.push({ ...r, matched_by: by });
+    else if (by.length) then.push({ ...r, matched_by: by });
+  }
+  // Venues the item search found beyond the feed: rows from what their hits say.
+  for (const [id, hit] of byMenu ?? []) {
+    if (seen.has(id)) continue;
+    const row = rowOfHit(hit);
+    if (passes(row)) (wide ? then : menuOnly).push(row);
+  }
+  let rows = wide ? [...first, ...then] : first;
+  if (category && !all.some((r) => r.tags.some((t) => category.same(t)))) {
+    const near = closest(slugOf(category.raw), tagCategories(all).map((c) => c.slug));
     ctx.warn(
       `no venue near you has category "${opts.category}"` +
         (near.length ? ` (did you mean ${near.map((n) => `"${n}"`).join(" or ")}?)` : "") +
@@ -388,9 +559,23 @@ export async function venues(
       ctx.warn(`${unknown} venue(s) carry no coordinates; they are listed last`);
     }
   }
-  rows = sortRows(rows, opts.sort);
+  // Sorted within each group: a name match stays above a venue found by its menu.
+  const primary = new Set(first);
+  rows = [
+    ...sortRows(rows.filter((r) => primary.has(r)), opts.sort),
+    ...sortRows(rows.filter((r) => !primary.has(r)), opts.sort),
+  ] as MatchedRow[];
   const { rows: slice, page: info } = paginate(rows, opts.paging);
-  return { location: locationInfo(loc), sort: opts.sort, enriched: enrich, ...info, venues: slice };
+  return {
+    location: locationInfo(loc),
+    sort: opts.sort,
+    enriched: enrich,
+    ...info,
+    venues: slice,
+    menu_matches: q && !wide && byMenu
+      ? { query: q.raw, venue_count: menuOnly.length, limit: MENU_MATCH_LIMIT }
+      : null,
+  };
 }
 
 export interface CategoryRow {
@@ -404,37 +589,21 @@ export interface CategoriesResult extends PageInfo {
   categories: CategoryRow[];
 }
 
-/** Venue categories: the feed's category section, else derived from venue tags. */
+/**
+ * Venue categories: the tags of the feed's venues (what `venues --category` filters on), each with
+ * the number of venues `--category` finds.
+ */
 export async function venueCategories(
   ctx: ServiceContext,
   loc: ResolvedLocation,
   paging: Paging,
 ): Promise<CategoriesResult> {
   const page = await frontPage(ctx, loc);
-  const raw = obj(page.raw);
-  let categories: CategoryRow[] = [];
-  for (const s of arr(raw?.sections)) {
-    const sec = obj(s);
-    if (!sec || !CATEGORY_TEMPLATES.has(str(sec.template) ?? "")) continue;
-    for (const i of arr(sec.items)) {
-      const item = obj(i);
-      const slug = str(obj(item?.link)?.target) ?? (str(item?.title) ? slugOf(str(item?.title)!) : undefined);
-      if (!item || !slug) continue;
-      categories.push({ slug, name: str(item.title) ?? slug, venue_count: num(item.quantity) ?? null });
-    }
-  }
-  if (!categories.length) {
-    const counts = new Map<string, { name: string; n: number }>();
-    for (const v of flattenVenues(page.sections)) {
-      for (const t of v.tags) {
-        const c = counts.get(slugOf(t)) ?? { name: t, n: 0 };
-        c.n++;
-        counts.set(slugOf(t), c);
-      }
-    }
-    categories = [...counts].map(([slug, c]) => ({ slug, name: c.name, venue_count: c.n }))
-      .sort((a, b) => a.slug.localeCompare(b.slug));
-  }
+  const categories: CategoryRow[] = tagCategories(flattenVenues(page.sections)).map((c) => ({
+    slug: c.slug,
+    name: c.name,
+    venue_count: c.venue_ids.size,
+  }));
   const { rows, page: info } = paginate(categories, paging);
   return { location: locationInfo(loc), ...info, categories: rows };
 }
@@ -449,6 +618,9 @@ export interface ItemHit {
   original_price: Money | null;
   /** A zero-price hit: a menu notice rather than a product (kept, marked). */
   notice: boolean;
+  /** Whether the item can be ordered (the name menus use); null when the hit does not say. */
+  available: boolean | null;
+  /** The same as `available` (the older name, kept). */
   is_available: boolean | null;
   venue_id: string | null;
   venue_slug: string | null;
@@ -524,6 +696,7 @@ export async function searchItems(
         ? money(original, currency, ctx.locale)
         : null,
       notice: price === 0,
+      available: bool(mi?.is_available) ?? null,
       is_available: bool(mi?.is_available) ?? null,
       venue_id: str(mi?.venue_id) ?? str(link?.venue_id) ?? null,
       venue_slug: str(link?.venue_slug) ?? null,
@@ -536,7 +709,7 @@ export async function searchItems(
   if (malformed) ctx.warn(`skipped ${malformed} search hit(s) without an item id`, "drift");
   const upstreamCount = hits.length;
   let kept = items.slice(0, opts.limit);
-  if (opts.availableOnly) kept = kept.filter((i) => i.is_available !== false);
+  if (opts.availableOnly) kept = kept.filter((i) => i.available !== false);
   kept.forEach((i, n) => (i.global_rank = n + 1));
   const groups = new Map<string, VenueGroup>();
   for (const i of kept) {

@@ -148,7 +148,7 @@ export async function accountAddresses(ctx: ServiceContext): Promise<AccountAddr
   });
   const parsed = addressRows(data);
   if (!parsed) {
-    ctx.warn("the address list carries no `results` list; no saved address can be used", "drift");
+    ctx.warn("the address list carries no `results` list; no saved address can be used");
     return [];
   }
   if (parsed.skipped) ctx.warn(`skipped ${parsed.skipped} address row(s) without an id`, "drift");

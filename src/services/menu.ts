@@ -91,7 +91,11 @@ export interface MenuItem {
   price: Money | null;
   original_price: Money | null;
   discount: ItemDiscount | null;
-  /** false: sold out or not purchasable; true: a positive purchasable balance; null: not reported. */
+  /**
+   * false: disabled (sold out) or a purchasable balance ≤ 0; true: `disabled_info: null` (not disabled)
+   * or a positive balance, and not out of stock; null: the payload has no `disabled_info` key and no
+   * balance (it says nothing).
+   */
   available: boolean | null;
   unavailable_reason: string | null;
   purchasable_balance: number | null;
@@ -312,7 +316,13 @@ export class ItemParser {
       this.note("ignored a purchasable balance that is not a number");
     }
     const info = obj(it.disabled_info);
-    const available = disabled ? false : balance !== undefined ? balance > 0 : null;
+    // Not disabled (`disabled_info: null`, as every real item that can be ordered sends) and not out of
+    // stock is orderable; without a `disabled_info` key only a stock count says anything.
+    const available = disabled || (balance !== undefined && balance <= 0)
+      ? false
+      : "disabled_info" in it || balance !== undefined
+      ? true
+      : null;
     const reason = disabled
       ? str(info?.disable_text) ?? str(info?.disable_reason) ?? str(info?.disabled_reason) ?? "unavailable"
       : balance !== undefined && balance <= 0

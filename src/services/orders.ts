@@ -149,7 +149,7 @@ export async function listOrders(ctx: ServiceContext, opts: OrderListOptions): P
   };
   const next = str(root.next_page_token);
   if (next && next === opts.pageToken) {
-    ctx.warn("upstream repeated the page token; treating this page as the last one", "drift");
+    ctx.warn("upstream repeated the page token; treating this page as the last one");
   } else if (next) {
     out.next_page_token = next;
   }

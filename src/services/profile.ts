@@ -53,7 +53,7 @@ export async function fetchUser(ctx: ServiceContext): Promise<{ user: Json; root
   });
   const root = requireShape("user", data);
   const user = obj(root.user)!;
-  for (const c of optionalChanges("user", data)) ctx.warn(optionalWarning("user", c), "drift");
+  for (const c of optionalChanges("user", data)) ctx.warn(optionalWarning("user", c));
   return { user, root };
 }
 

@@ -4,6 +4,7 @@ import { z } from "zod";
 import {
   feed,
   ITEM_SEARCH_CAP,
+  MATCH_FIELDS,
   searchItems,
   VENUE_TYPES,
   venueCategories,
@@ -32,7 +33,7 @@ const feedTool = tool({
   toolset: "discovery",
   input: z.strictObject({
     ...location,
-    query: text("name, tagline, offer or slug contains").optional(),
+    query: text("name, tagline, offer or slug").optional(),
     section_limit: z.int().min(1).optional(),
     per_section: z.int().min(1).max(50).default(5).describe("rows per section"),
   }),
@@ -64,13 +65,13 @@ const feedTool = tool({
 
 const venuesTool = tool({
   name: "svc_venues_search",
-  description: "Venues near the location: top venues in feed order, or filtered and sorted.",
+  description: "Venues near the location, in feed order or filtered and sorted.",
   toolset: "discovery",
   input: z.strictObject({
     ...location,
-    query: text("name or slug contains").optional(),
+    query: text("name, slug, tag, tagline or menu item").optional(),
     type: z.enum(VENUE_TYPES).optional(),
-    category: text("slug from svc_categories_list").optional(),
+    category: text("see svc_categories_list").optional(),
     sort: z.enum(["recommended", "distance", "rating", "delivery_price", "delivery_time"]).default(
       "recommended",
     ),
@@ -79,12 +80,17 @@ const venuesTool = tool({
     promotions_only: z.boolean().default(false).describe("implies enrich"),
     min_rating: z.number().min(0).max(10).optional(),
     max_delivery_fee: z.int().min(0).optional().describe("minor units"),
-    enrich: z.boolean().default(false).describe("read promotions per venue (slower)"),
+    enrich: z.boolean().default(false).describe("read promotions (slower)"),
     ...paging(10, 100),
   }),
   output: z.object({
     location: Location,
-    venues: z.array(z.object({ ...venueRow, open_now: nbool, distance_m: nnum })),
+    venues: z.array(z.object({
+      ...venueRow,
+      open_now: nbool,
+      distance_m: nnum,
+      matched_by: z.array(z.enum(MATCH_FIELDS)).nullable(),
+    })),
     ...page,
   }),
   annotations: READ,
@@ -102,11 +108,15 @@ const venuesTool = tool({
       maxDeliveryFee: args.max_delivery_fee,
       enrich: args.enrich,
       paging: args,
+      match: "wide",
     });
+    const why = (v: (typeof data.venues)[number]) => v.matched_by ? ` (${v.matched_by.join(", ")})` : "";
     return {
       data: { ...data },
       summary: data.count
-        ? `${data.count} of ${data.total} venue(s): ${data.venues.map((v) => v.slug ?? v.name).join(", ")}`
+        ? `${data.count} of ${data.total} venue(s): ${
+          data.venues.map((v) => (v.slug ?? v.name) + why(v)).join(", ")
+        }`
         : `no venues (${data.total} match)`,
     };
   },
@@ -114,8 +124,7 @@ const venuesTool = tool({
 
 const itemsTool = tool({
   name: "svc_items_search",
-  description:
-    "Items across venues near the location, by relevance (a sample). More from one venue: svc_menu_get with query.",
+  description: "Items near the location by relevance (a sample); per venue: svc_menu_get query.",
   toolset: "discovery",
   input: z.strictObject({
     ...location,
@@ -131,6 +140,7 @@ const itemsTool = tool({
       price: nMoney,
       is_available: nbool,
       notice: z.boolean(),
+      available: nbool,
       venue_id: nstr,
       venue_slug: nstr,
       venue_name: nstr,
@@ -176,7 +186,7 @@ const categoriesTool = tool({
 
 const addressTool = tool({
   name: "svc_address_resolve",
-  description: "Geocodes an address to lat/lon.",
+  description: "Address to lat/lon.",
   toolset: "discovery",
   input: z.strictObject({ address: text("street, city") }),
   output: z.object({ lat: z.number(), lon: z.number(), label: nstr }),

@@ -20,6 +20,7 @@ import {
 } from "../data/catalog.ts";
 import { priceRanges, venueMoney } from "../data/fees.ts";
 import { venueStatus } from "../data/open_status.ts";
+import { foldText } from "../../core/text_match.ts";
 
 const fail = (status: number, msg: string): Response => apiError(status, status, msg);
 
@@ -319,10 +320,13 @@ function frontPage(ctx: RouteContext): Response {
 // ---------------------------------------------------------------------------------------------
 // Search
 
-/** 0 exact name, 1 prefix, 2 substring, -1 no match (case-insensitive). */
+/**
+ * 0 exact name, 1 prefix, 2 substring, -1 no match. Like a real product search it is case-, accent-
+ * and plural-insensitive ("burgers" finds "Classic cheeseburger", "creperie" finds "Crêperie").
+ */
 function relevance(name: string, needle: string): number {
-  const n = name.toLowerCase();
-  return !needle ? -1 : n === needle ? 0 : n.startsWith(needle) ? 1 : n.includes(needle) ? 2 : -1;
+  const n = foldText(name), q = foldText(needle);
+  return !q ? -1 : n === q ? 0 : n.startsWith(q) ? 1 : n.includes(q) ? 2 : -1;
 }
 
 /** Hits in relevance order; ties keep catalogue order. */
@@ -412,7 +416,7 @@ function search(ctx: RouteContext): Response {
     const venues = rank(catalog().venues, (v) => {
       const r = relevance(v.name, needle);
       if (r >= 0 || !needle) return r;
-      return [v.slug, v.tagline, ...v.tags].some((s) => s.toLowerCase().includes(needle)) ? 3 : -1;
+      return [v.slug, v.tagline, ...v.tags].some((s) => foldText(s).includes(foldText(needle))) ? 3 : -1;
     });
     const take = target ? Math.min(limit, VENUE_SEARCH_CAP) : 4;
     sections.push({
@@ -788,7 +792,7 @@ const assortmentSearch = withVenue((v, ctx) => {
   // Like the real search, it matches more than names: descriptions rank after every name match.
   const hits = rank(menu.items, (i) => {
     const r = relevance(i.name, needle);
-    return r >= 0 || !needle ? r : i.description.toLowerCase().includes(needle) ? 3 : -1;
+    return r >= 0 || !needle ? r : foldText(i.description).includes(foldText(needle)) ? 3 : -1;
   }).slice(0, VENUE_ITEM_SEARCH_CAP);
   return json({
     ...batchPayload(menu, hits),
