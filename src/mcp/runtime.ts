@@ -17,6 +17,7 @@ import type { NetworkLimits } from "../gateway/limits.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { locationOverride, type ResolvedLocation, resolveLocation } from "../services/location.ts";
 import type { LocalProfile } from "../services/addresses.ts";
+import type { RequestFacts } from "./progress.ts";
 
 /** What the server was started with (fixed for its lifetime). */
 export interface McpSettings {
@@ -46,10 +47,13 @@ export class CallContext {
   readonly gateway: Gateway;
   readonly ctx: ServiceContext;
   readonly profile: Profile | undefined;
+  /** The client's cancellation and progress channel of this call. */
+  readonly request: RequestFacts;
 
-  private constructor(settings: McpSettings, profile: Profile | undefined) {
+  private constructor(settings: McpSettings, profile: Profile | undefined, request: RequestFacts) {
     this.settings = settings;
     this.profile = profile;
+    this.request = request;
     const warn = (m: string) => this.warn(m);
     this.session = new Session({
       credentials: resolveCredentials({}, profile),
@@ -84,9 +88,9 @@ export class CallContext {
   }
 
   /** Reads the profile now (never cached between calls). */
-  static async open(settings: McpSettings): Promise<CallContext> {
+  static async open(settings: McpSettings, request: RequestFacts = {}): Promise<CallContext> {
     const cfg = await readConfig(settings.paths.config);
-    const call = new CallContext(settings, cfg.profiles[settings.profile]);
+    const call = new CallContext(settings, cfg.profiles[settings.profile], request);
     if (!cfg.profiles[settings.profile] && settings.profile !== DEFAULT_PROFILE) {
       const known = Object.keys(cfg.profiles);
       call.warn(

@@ -23,6 +23,8 @@ import { errorResult, forTools } from "./errors.ts";
 import { scopeCommands } from "../output/hints.ts";
 import type { ToolDef } from "./registry.ts";
 import { CallContext, type McpSettings } from "./runtime.ts";
+import { type HandlerExtra, type RequestFacts, requestFacts } from "./progress.ts";
+import { withoutLocalPaths } from "./local_paths.ts";
 
 /** The safety contract and conventions, sent once at initialize. */
 export function instructions(settings: McpSettings): string {
@@ -65,6 +67,7 @@ export async function callTool(
   settings: McpSettings,
   t: ToolDef,
   args: unknown,
+  request: RequestFacts = {},
 ): Promise<CallToolResult> {
   const opts = { sandbox: settings.sandbox, hosts: settings.hosts, profile: settings.profile };
   const scope = { sandbox: settings.sandbox, profile: settings.profile };
@@ -74,7 +77,7 @@ export async function callTool(
   let call: CallContext | undefined;
   const warnings = () => (call?.warnings ?? []).map((w) => forTools(w, settings.hosts, scope));
   try {
-    call = await CallContext.open(settings);
+    call = await CallContext.open(settings, request);
     const out = await t.run(parsed.data as Record<string, unknown>, call);
     const checked = t.output.safeParse(out.data);
     if (!checked.success) {
@@ -111,12 +114,16 @@ export function createServer(settings: McpSettings, tools: ToolDef[], listed: Li
     { capabilities: { tools: { listChanged: false } }, instructions: instructions(settings) },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, (req: CallToolRequest) => {
+  server.setRequestHandler(CallToolRequestSchema, async (req: CallToolRequest, extra: HandlerExtra) => {
     const t = byName.get(req.params.name);
     if (!t) {
       throw new McpError(ErrorCode.InvalidParams, `unknown tool ${req.params.name}; see tools/list`);
     }
-    return callTool(settings, t, req.params.arguments);
+    // No local path (config, stats dir, capture folder…) leaves in a result or an error.
+    return withoutLocalPaths(
+      await callTool(settings, t, req.params.arguments, requestFacts(extra)),
+      settings,
+    );
   });
   return server;
 }
