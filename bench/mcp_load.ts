@@ -157,6 +157,8 @@ export async function benchMcpLoad(): Promise<void> {
     PATH: Deno.env.get("PATH") ?? "",
     HOME: Deno.env.get("HOME") ?? tmp,
     ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+    // e.g. DENO_V8_FLAGS=--max-old-space-size=64: how much of the peak is the collector's slack.
+    ...(Deno.env.get("DENO_V8_FLAGS") ? { DENO_V8_FLAGS: Deno.env.get("DENO_V8_FLAGS")! } : {}),
     NO_COLOR: "1",
     SVC_SANDBOX_NOW: NOW,
   };
@@ -264,43 +266,35 @@ export async function benchMcpLoad(): Promise<void> {
     ];
     const errors = [...one.samples, ...many.samples, ...writes, ...during, ...removes].filter((s) => s.error);
     const f1 = (x: number) => x.toFixed(1);
-    console.log(
-      `\nMCP server under load: ./svc mcp --http, ${CLIENTS} clients x ${CALLS} calls (8 reads + 2 cart ` +
-        `writes in 10), sandbox in its own process`,
-    );
-    console.log(`first stats call (syncs the sandbox's history)          ${f1(sync.ms).padStart(8)} ms`);
-    console.log(
-      `${"".padEnd(14)}${"1 client p50/p99 ms".padStart(22)}${`${CLIENTS} clients p50/p99 ms`.padStart(24)}` +
-        `${"ratio p50/p99".padStart(16)}`,
-    );
-    for (const [name, a, b] of rows) {
-      console.log(
-        `${name.padEnd(14)}${`${f1(a.p50)} / ${f1(a.p99)}`.padStart(22)}${
-          `${f1(b.p50)} / ${f1(b.p99)}`.padStart(24)
-        }` +
-          `${`${(b.p50 / a.p50).toFixed(1)}x / ${(b.p99 / a.p99).toFixed(1)}x`.padStart(16)}`,
-      );
-    }
-    console.log(
-      `throughput: 1 client ${f1((one.samples.length / one.wallMs) * 1000)} calls/s, ${CLIENTS} clients ` +
-        `${f1((many.samples.length / many.wallMs) * 1000)} calls/s`,
-    );
+    const pair = (f: Figures) => `${f1(f.p50)} / ${f1(f.p99)}`;
+    const ratio = (b: Figures, a: Figures) => `${f1(b.p50 / a.p50)}x / ${f1(b.p99 / a.p99)}x`;
+    const rate = (r: { samples: Sample[]; wallMs: number }) => f1((r.samples.length / r.wallMs) * 1000);
+    const report = [
+      `\nMCP server under load: ./svc mcp --http, ${CLIENTS} clients x ${CALLS} calls`,
+      `(8 reads and 2 cart writes in every 10; the sandbox in its own process; ms)`,
+      `first stats call (it syncs the sandbox's history): ${f1(sync.ms)} ms`,
+      `${"".padEnd(12)}${"1 client p50/p99".padStart(20)}${`${CLIENTS} clients p50/p99`.padStart(22)}` +
+      `${"ratio".padStart(16)}`,
+      ...rows.map(([name, a, b]) =>
+        `${name.padEnd(12)}${pair(a).padStart(20)}${pair(b).padStart(22)}${ratio(b, a).padStart(16)}`
+      ),
+      `calls/s: ${rate(one)} with 1 client, ${rate(many)} with ${CLIENTS}`,
+    ];
     const dw = figures(during);
-    console.log(
-      `8 adds at once, each basket POST +${WRITE_DELAY_MS} ms: they took ` +
-        `${f1(Math.min(...writes.map((s) => s.ms)))} to ${f1(Math.max(...writes.map((s) => s.ms)))} ms ` +
-        `(serialised); meanwhile ${dw.n} reads answered, p50 ${f1(dw.p50)} ms, p99 ${f1(dw.p99)} ms ` +
-        `(${(dw.p50 / rows[0][1].p50).toFixed(1)}x / ${(dw.p99 / rows[0][1].p99).toFixed(1)}x alone)`,
-    );
-    console.log(
+    const took = writes.map((s) => s.ms);
+    report.push(
+      `8 adds at once, each basket POST +${WRITE_DELAY_MS} ms: answered after ${f1(Math.min(...took))} to ` +
+        `${f1(Math.max(...took))} ms (in turn)`,
+      `  reads meanwhile: ${dw.n}, p50/p99 ${pair(dw)} (${ratio(dw, rows[0][1])} of 1 client alone)`,
       `errors: ${errors.length}${
         errors.length ? ` (${[...new Set(errors.map((e) => e.error))].slice(0, 5).join("; ")})` : ""
-      }; the basket holds ${left} of the item (${expected} expected from the adds and removes that succeeded)`,
+      }; the basket holds ${left} of the item, ${expected} expected`,
     );
     const mib = (kb: number | null) => (kb === null ? "n/a" : `${(kb / 1024).toFixed(1)} MiB`);
-    console.log(
-      `server peak RSS: ${mib(rssPeak)} (started: ${mib(rssStart)}; after the history sync: ${mib(rssSync)})`,
+    report.push(
+      `server peak RSS: ${mib(rssPeak)} (at start ${mib(rssStart)}, after the sync ${mib(rssSync)})`,
     );
+    console.log(report.join("\n"));
   } finally {
     if (server) {
       server.kill("SIGTERM"); // the server this bench started, by its handle
