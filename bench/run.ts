@@ -55,6 +55,9 @@ await (await import("./login.ts")).benchLogin();
 // The MCP server over stdio: spawn + initialize, tools/list, one call (bench/mcp.ts).
 await (await import("./mcp.ts")).benchMcp();
 
+// The MCP server under load: 16 clients over --http, reads and serialised cart writes (bench/mcp_load.ts).
+await (await import("./mcp_load.ts")).benchMcpLoad();
+
 // The sandbox's shared state file: --sandbox runs, parallel cart adds, per-request cost (bench/sandbox_state.ts).
 await (await import("./sandbox_state.ts")).benchSandboxState();
 

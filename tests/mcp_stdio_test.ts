@@ -454,13 +454,10 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
     );
 
     await t.step(
-      "stats tools read the local history: none yet → SVC_STATS_ENV_ERROR; after a sync, the CLI's figures",
+      "stats tools: bad input before any sync; the first call syncs the history; the CLI's figures",
       async () => {
-        const none = await h.call("svc_stats_summary");
-        assert.equal(errorMeta(none).code, "SVC_STATS_ENV_ERROR");
-        // A command no tool does keeps the server's scope: this server runs on the sandbox.
-        assert.match(String(errorMeta(none).details.hint), /`svc --sandbox stats sync`/);
         // The CLI's own checks (one shared function): a date that is not on the calendar, a bad currency.
+        const before = await lastSeq();
         for (
           const [name, args, message] of [
             ["svc_stats_query", { by: "month", from: "2026-13-40" }, /invalid from "2026-13-40"/],
@@ -474,7 +471,15 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
           assert.match(textOf(bad), message);
           assert.doesNotMatch(textOf(bad), /--[a-z]/, "argument names, not CLI flags");
         }
-        await cli(h, ["stats", "sync"], { SVC_STATS_MIN_INTERVAL_MS: "0" });
+        assert.equal(await lastSeq(), before, "bad input syncs nothing");
+        // No history yet: this call syncs it (mcp_stats_test.ts has the details).
+        await ok("svc_stats_query", { by: "item", limit: 1 });
+        assert.ok(
+          (await h.log()).some((e) =>
+            e.seq > before && e.path.startsWith("/order-tracking-api/v1/order_history/")
+          ),
+          "synced on demand",
+        );
         const seq = await lastSeq();
         const summary = await ok("svc_stats_summary", { from: "2026-01-01" });
         const cliSummary =

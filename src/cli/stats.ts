@@ -27,33 +27,6 @@ function statsDir(rt: Runtime): string {
 
 const dbPathOf = (dir: string) => join(dir, "db", "svc-history.sqlite");
 
-/** The signed-in user's email (user.email of /v1/user/me) and its slug. */
-async function account(rt: Runtime): Promise<{ email: string; userId: string }> {
-  const { fetchUser } = await import("../services/profile.ts");
-  const { userSlug } = await import("../stats/mapping.ts");
-  const { user } = await fetchUser(await rt.services());
-  const email = typeof user.email === "string" ? user.email.trim() : "";
-  if (!email) {
-    throw new SvcError("SVC_STATS_ENV_ERROR", "the account payload carries no user.email; stats needs it", {
-      hint: "run `svc login` again",
-    });
-  }
-  return { email: email.toLowerCase(), userId: await userSlug(email) };
-}
-
-function minIntervalFromEnv(): number | undefined {
-  const v = Deno.env.get("SVC_STATS_MIN_INTERVAL_MS");
-  if (v === undefined || v === "") return undefined;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) {
-    throw new SvcError(
-      "SVC_STATS_ENV_ERROR",
-      `SVC_STATS_MIN_INTERVAL_MS="${v}" is not a number of milliseconds`,
-    );
-  }
-  return n;
-}
-
 interface Interrupt {
   signal: AbortSignal;
   stopped: Promise<void>;
@@ -87,7 +60,8 @@ async function runSync(
   const { openHistoryDb } = await import("../stats/schema.ts");
   const { syncHistory } = await import("../stats/sync.ts");
   const { Pacer } = await import("../stats/pacer.ts");
-  const who = await account(rt);
+  const { historyAccount, minIntervalFromEnv } = await import("../stats/auto_sync.ts");
+  const who = await historyAccount(await rt.services());
   const db = await openHistoryDb(dbPathOf(dir));
   try {
     return {

@@ -48,7 +48,7 @@ export interface CallControls {
   /** Aborted when the client cancels the request (or the connection closes). */
   signal?: AbortSignal;
   /** Sends one progress notification (only when the client gave a progress token). */
-  progress?: (progress: number, message: string) => void;
+  progress?: (progress: number, message: string, total?: number) => void;
 }
 
 /** The client's cancel as an abort reason the gateway reports as such (never retried). */
@@ -125,6 +125,24 @@ export class CallContext {
       );
     }
     return call;
+  }
+
+  /**
+   * The client's cancellation and a progress sender with a total, for a tool that counts its own
+   * steps (the stats sync: orders saved of orders listed); undefined progress without a token.
+   */
+  get request(): {
+    signal: AbortSignal;
+    progress?: (progress: number, total: number | undefined, message: string) => void;
+  } {
+    const send = this.#progress;
+    return {
+      signal: this.signal,
+      progress: send &&
+        ((progress, total, message) => {
+          if (!this.signal.aborted) send(progress, message, total);
+        }),
+    };
   }
 
   /**

@@ -251,14 +251,21 @@ export class SvcServer extends ProtocolBase {
       }
       const progress = token === undefined
         ? undefined
-        : (progress: number, message: string) =>
+        : (progress: number, message: string, total?: number) =>
           void extra.sendNotification({
             method: "notifications/progress",
-            params: { progressToken: token, progress, message },
+            params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), message },
           }).catch(() => {});
       // The call path (the per-call runtime, gateway and error wording) loads with the first call.
-      const { callTool } = await import("./call.ts");
-      return await callTool(settings, t, args, { signal: extra.signal, progress });
+      const [{ callTool }, { withoutLocalPaths }] = await Promise.all([
+        import("./call.ts"),
+        import("./local_paths.ts"),
+      ]);
+      // No local path leaves the server (stats dir, config file, capture folder…).
+      return withoutLocalPaths(
+        await callTool(settings, t, args, { signal: extra.signal, progress }),
+        settings,
+      );
     });
   }
 

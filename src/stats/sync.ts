@@ -20,6 +20,11 @@ export interface SyncReporter {
   step(line: string): void;
   detail(line: string): void;
   notice(line: string): void;
+  /**
+   * Steps done so far as one rising count (catalog pages, then pages + order details) and, once the
+   * detail queue is known, the count at the end (MCP progress notifications).
+   */
+  progress?(done: number, total: number | undefined, message: string): void;
 }
 
 export interface SyncOptions {
@@ -213,6 +218,7 @@ export async function syncHistory(opts: SyncOptions): Promise<SyncResult> {
         );
       }
     });
+    say?.progress?.(pages, undefined, `order list page ${pages}: ${scanned} orders listed`);
     say?.detail(
       opts.verbose
         ? `catalog page ${pages}: ${orders.length} summaries`
@@ -324,6 +330,7 @@ export async function syncHistory(opts: SyncOptions): Promise<SyncResult> {
     else inserted++;
     if (opts.verbose) say?.detail(`${entry.purchase_id}`);
     const n = i + 1;
+    say?.progress?.(pages + n, pages + queue.length, `${n} of ${queue.length} order details saved`);
     if (n === 1 || n === queue.length || n % every === 0 || performance.now() - lastLine > 10_000) {
       say?.detail(`${n}/${queue.length} details fetched`);
       lastLine = performance.now();
