@@ -74,6 +74,8 @@ export class CallContext {
   readonly signal: AbortSignal;
   readonly #progress?: CallControls["progress"];
   #steps = 0;
+  /** Set once a tool reports its own steps: the per-answer count then stays quiet (one rising series). */
+  #ownSteps = false;
 
   private constructor(settings: McpSettings, profile: Profile | undefined, controls: CallControls) {
     this.settings = settings;
@@ -130,12 +132,14 @@ export class CallContext {
   /**
    * The client's cancellation and a progress sender with a total, for a tool that counts its own
    * steps (the stats sync: orders saved of orders listed); undefined progress without a token.
+   * Taking it silences the per-answer count, so the client sees one rising series.
    */
   get request(): {
     signal: AbortSignal;
     progress?: (progress: number, total: number | undefined, message: string) => void;
   } {
     const send = this.#progress;
+    if (send) this.#ownSteps = true;
     return {
       signal: this.signal,
       progress: send &&
@@ -150,7 +154,7 @@ export class CallContext {
    * (`_meta.progressToken`): the count of steps so far and what they are ("3 marketplace answers received").
    */
   progress(what: string): void {
-    if (!this.#progress || this.signal.aborted) return;
+    if (!this.#progress || this.#ownSteps || this.signal.aborted) return;
     this.#steps++;
     this.#progress(this.#steps, `${this.#steps} ${what}`);
   }
