@@ -12,6 +12,7 @@ export const LIST_BUDGET = 30_000;
 
 export interface ListedTool {
   name: string;
+  title: string;
   description: string;
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
@@ -23,25 +24,34 @@ const isEmpty = (v: unknown) => !!v && typeof v === "object" && !Array.isArray(v
 
 /**
  * Drops what carries little information for a client: `$schema`, the implicit safe-integer bounds,
- * `propertyNames: {type: string}`, `minLength: 1` (the server trims and refuses empty texts),
- * `default: false` of flags and `additionalProperties: false` (the server refuses unknown arguments
- * itself, and results are parsed through their schema); a nullable simple type becomes
- * `type: [t, "null"]`. Output schemas also drop `required`: every declared result field is present
- * (null when unknown) except the sections an argument such as `include` adds.
+ * `propertyNames: {type: string}`, `minLength: 1` (the server trims and refuses empty texts) and
+ * `default: false` of flags; a nullable simple type becomes `type: [t, "null"]`. Inputs keep
+ * `additionalProperties: false` (the server refuses unknown arguments). Outputs keep `required` (every
+ * declared result field is present, null when unknown, except the sections an argument such as
+ * `include` adds) and leave out `additionalProperties: false`: results are parsed through their schema,
+ * which drops undeclared fields, so none ever arrives. A map whose values are passed as the
+ * marketplace sends them says so (`additionalProperties: true`).
  */
 function compact(node: unknown, io: "input" | "output"): unknown {
   if (Array.isArray(node)) return node.map((n) => compact(n, io));
   if (!node || typeof node !== "object") return node;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) {
+  const o = node as Record<string, unknown>;
+  const declared = !isEmpty(o.properties) && !!o.properties;
+  for (const [k, v] of Object.entries(o)) {
     if (k === "$schema") continue;
     if ((k === "minimum" && v === SAFE_MIN) || (k === "maximum" && v === SAFE_MAX)) continue;
     if (k === "propertyNames" && JSON.stringify(v) === '{"type":"string"}') continue;
-    if (k === "additionalProperties" && (v === false || isEmpty(v))) continue;
+    if (k === "additionalProperties") {
+      if (v === false && io === "output") continue;
+      if (isEmpty(v)) {
+        if (!declared) out[k] = true; // an opaque map, not an undeclared object
+        continue;
+      }
+    }
     if (k === "properties" && isEmpty(v)) continue;
     if (k === "minLength" && v === 1) continue; // texts are trimmed and checked non-empty by the server
     if (k === "default" && v === false) continue; // flags are off unless given
-    if (io === "output" && k === "required" && Array.isArray(v)) continue;
     out[k] = compact(v, io);
   }
   // {anyOf: [{type: t, …}, {type: "null"}]} → {type: [t, "null"], …}
@@ -88,6 +98,7 @@ export function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<st
 export function listing(tools: ToolDef[]): ListedTool[] {
   return tools.map((t) => ({
     name: t.name,
+    title: t.title,
     description: t.description,
     inputSchema: jsonSchema(t.input, "input"),
     outputSchema: jsonSchema(t.output, "output"),
