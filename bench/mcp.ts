@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { median, ROOT, SVC } from "./lib.ts";
+import { LIST_BUDGET } from "../src/mcp/catalogue.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_MCP_RUNS") ?? 15);
 
@@ -222,7 +223,9 @@ export async function benchMcp(): Promise<void> {
       );
     }
     console.log(
-      `${"tools/list answer".padEnd(52)} ${String(runs[0].chars).padStart(8)} characters (budget 30000)`,
+      `${"tools/list answer".padEnd(52)} ${
+        String(runs[0].chars).padStart(8)
+      } characters (budget ${LIST_BUDGET})`,
     );
     console.log(
       `\noff the start-up path: the live catalogue (a fresh process), median of ${live.length} runs`,

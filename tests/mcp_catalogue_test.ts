@@ -9,14 +9,21 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { catalogue, GENERATED_PATH, generatedModule, listing } from "../src/mcp/catalogue.ts";
+import {
+  catalogue,
+  GENERATED_PATH,
+  generatedModule,
+  INPUT_BUDGET,
+  inputSideSize,
+  LIST_BUDGET,
+  listing,
+} from "../src/mcp/catalogue.ts";
 import { selectTools } from "../src/mcp/registry.ts";
 import { baseEnv, collect, MAIN, ROOT, SVC_PERMISSIONS } from "./helpers.ts";
 import { denoArgs, mcpEnv, startMcp, tempDir } from "./mcp_client.ts";
 
 const LOCK = join(ROOT, "tests", "mcp_tools.lock.json");
 const GENERATED = join(ROOT, GENERATED_PATH);
-const BUDGET = 30_000;
 
 const DESTRUCTIVE = ["svc_favorites_remove", "svc_cart_set_count", "svc_cart_remove", "svc_cart_clear"];
 const WRITES = ["svc_favorites_add", "svc_cart_add", ...DESTRUCTIVE];
@@ -124,7 +131,12 @@ Deno.test("stdout carries nothing but protocol; tools/list matches the lock-list
     const listed = byId.get(2).result as { tools: Tool[] };
     assert.deepEqual(listed.tools, listing(tools), "tools/list is the tools' own schemas");
     const size = JSON.stringify(listed).length;
-    assert.ok(size <= BUDGET, `tools/list is ${size} characters (budget ${BUDGET})`);
+    assert.ok(size <= LIST_BUDGET, `tools/list is ${size} characters (budget ${LIST_BUDGET})`);
+    const inputs = inputSideSize(listed.tools);
+    assert.ok(
+      inputs < size && inputs <= INPUT_BUDGET,
+      `without output schemas: ${inputs} (budget ${INPUT_BUDGET})`,
+    );
     if (Deno.env.get("SVC_UPDATE_MCP_LOCK") === "1") {
       await Deno.writeTextFile(LOCK, JSON.stringify(listed, null, 2) + "\n");
     }
@@ -145,16 +157,22 @@ Deno.test("stdout carries nothing but protocol; tools/list matches the lock-list
       }).spawn(),
     );
     assert.equal(r.code, 0, r.stderr);
-    const data =
-      r.json<{ tools_list_chars: number; count: number; tools: Array<{ name: string; toolset: string }> }>()
-        .data;
+    const data = r.json<{
+      tools_list_chars: number;
+      without_output_schemas_chars: number;
+      count: number;
+      tools: Array<{ name: string; toolset: string }>;
+    }>().data;
     assert.equal(data.tools_list_chars, size);
+    assert.equal(data.without_output_schemas_chars, inputs);
     assert.equal(data.count, listed.tools.length);
     assert.deepEqual(data.tools.map((t) => t.name), listed.tools.map((t) => t.name));
     // The README states the figure.
     const readme = await Deno.readTextFile(join(ROOT, "README.md"));
-    const stated = readme.match(/whole `tools\/list` answer is ([\d,]+) characters/)?.[1];
+    const stated = readme.match(/whole `tools\/list` answer is\s+([\d,]+)\s+characters/)?.[1];
     assert.equal(Number(stated?.replace(/,/g, "")), size, "README's tools/list figure");
+    const statedInputs = readme.match(/without output schemas,\s+([\d,]+)\s+characters/)?.[1];
+    assert.equal(Number(statedInputs?.replace(/,/g, "")), inputs, "README's figure without output schemas");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -307,7 +325,10 @@ Deno.test("svc mcp tools: the catalogue table with annotations and the tools/lis
   assert.equal(table.code, 0, table.stderr);
   assert.match(table.stdout, /svc_cart_clear\s+cart\s+-DIO/);
   assert.match(table.stdout, /svc_menu_get\s+venue\s+R-IO/);
-  assert.match(table.stdout, /27 tools; tools\/list answer: \d+ characters \(budget 30000\)/);
+  assert.match(
+    table.stdout,
+    /27 tools; tools\/list answer: \d+ characters \(budget 48000\)\nwithout output schemas: \d+ \(budget 24000\)/,
+  );
   const ro = (await run(["--read-only", "--format", "json"])).json<
     { count: number; tools_list_chars: number }
   >();

@@ -35,6 +35,17 @@ async function cli(h: McpHandle, args: string[], extraEnv: Record<string, string
   return r;
 }
 
+/** Sets the in-process sandbox's config (e.g. whether the user payload carries the membership signal). */
+async function simConfig(h: McpHandle, config: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${await h.sandboxUrl()}/__sim/config`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-sim-secret": SIM_SECRET },
+    body: JSON.stringify(config),
+  });
+  await res.body?.cancel();
+  assert.equal(res.status, 200, "sandbox config set");
+}
+
 Deno.test("svc mcp over stdio: every tool against the sandbox, the error contract, serialised basket writes", async (t) => {
   const h = await startMcp(["--sandbox", "mcp"]);
   try {
@@ -73,8 +84,24 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
       const status = await ok("svc_status_get");
       assert.equal(status.authenticated, true);
       assert.equal(status.sandbox, true);
-      const profile = await ok("svc_profile_get", { include: ["personal"] });
+      // Always present in MCP: null without the membership signal (the CLI leaves it out, spec §2.2).
+      assert.equal(status.svc_plus_subscriber, null);
+      await simConfig(h, { user_plus_signal: true });
+      try {
+        assert.equal((await ok("svc_status_get")).svc_plus_subscriber, true);
+      } finally {
+        await simConfig(h, { user_plus_signal: null });
+      }
+      const profile = await ok("svc_profile_get", { include: ["personal", "settings"] });
       assert.match(String(profile.contact.email), /\*\*\*@/, "contact masked");
+      assert.deepEqual(Object.keys(profile.personal).sort(), [
+        "first_name",
+        "has_email",
+        "has_phone",
+        "last_name",
+      ]);
+      assert.equal(profile.personal.has_email, true);
+      assert.equal(typeof profile.settings, "object");
       const orders = await ok("svc_orders_list", { limit: 2 });
       assert.equal(orders.orders.length, 2);
       assert.equal(typeof orders.next_page_token, "string");
@@ -85,6 +112,23 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
       for (const i of order.items) {
         assert.equal(i.count * i.unit_price_with_options.amount, i.total.amount, i.name);
       }
+      // Totals by name, each Money or null; option prices are Money too.
+      assert.deepEqual(Object.keys(order.totals), [
+        "items",
+        "delivery_fee",
+        "service_fee",
+        "surcharges",
+        "discounts",
+        "subtotal",
+        "tip",
+        "credits",
+        "tokens",
+        "total",
+      ]);
+      assert.equal(order.totals.total.currency, "EUR");
+      const optionValue = order.items.find((i: Structured) => i.options.length).options[0].values[0];
+      assert.equal(typeof optionValue.price.amount, "number");
+      assert.equal(optionValue.price.currency, "EUR");
       const addresses = await ok("svc_addresses_list");
       assert.ok(addresses.addresses.length >= 1);
       const payments = await ok("svc_payments_list");
@@ -124,6 +168,13 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
       const venue = await ok("svc_venue_get", { venue: PP, include: ["hours", "tags", "rating", "fees"] });
       assert.equal(venue.venue_id, PP_ID);
       assert.ok(Array.isArray(venue.hours) && venue.fees);
+      assert.ok(venue.fees.fee_ranges.length > 0, "fee ranges");
+      for (const r of venue.fees.fee_ranges) {
+        assert.equal(r.min.currency, "EUR");
+        assert.equal(typeof r.fixed_fee.amount, "number");
+        assert.equal(typeof r.rate, "number");
+      }
+      assert.ok(venue.fees.estimate_minutes.min <= venue.fees.estimate_minutes.max, "estimate in minutes");
       const byUrl = await ok("svc_venue_get", { venue: `https://wolt.com/en/fin/helsinki/venue/${PP}` });
       assert.equal(byUrl.venue_id, PP_ID);
       const cats = await ok("svc_venue_categories", { venue: PP });
@@ -161,6 +212,12 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
         assert.equal(dry.item.unit_price.amount, 1390);
         assert.equal(dry.item.unit_price_with_options.amount, 1390 + 300 + 390);
         assert.equal(dry.lines[0].unit_price_with_options.amount, 1390 + 300 + 390);
+        // Each chosen option value's price is Money, as every price is (the basket states minor units).
+        const prices = (options: Structured[]) =>
+          options.flatMap((o) => o.values.map((v: Structured) => [v.price.amount, v.price.currency]));
+        assert.deepEqual(prices(dry.item.options).sort(), [[300, "EUR"], [390, "EUR"]]);
+        assert.deepEqual(prices(dry.lines[0].options).sort(), [[300, "EUR"], [390, "EUR"]]);
+        assert.match(dry.item.options[0].values[0].price.formatted, /€/);
         assert.deepEqual(await writes(seq), [], "a dry run posts nothing");
         const said = await h.call("svc_cart_add", {
           venue: PP,
@@ -185,6 +242,8 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
         assert.equal(cart.basket.lines[0].id, CARBONARA);
         assert.equal(cart.basket.lines[0].unit_price_with_options.amount, 1390 + 300 + 390);
         assert.equal(cart.basket.total.amount, 1390 + 300 + 390);
+        assert.deepEqual(prices(cart.basket.lines[0].options).sort(), [[300, "EUR"], [390, "EUR"]]);
+        assert.ok(cart.basket.lines[0].options.every((o: Structured) => o.name), "details: option names");
         assert.equal((await ok("svc_cart_count")).count, 1);
       },
     );
@@ -260,6 +319,13 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
       assert.ok(p.price.fees.some((f: Structured) => /service/i.test(f.label)));
       assert.equal(p.price.tip.amount, 100);
       assert.equal(p.price.consistent, true, "the rows add up to the payable amount");
+      // One config per offered mode; the priority surcharge as Money, standard's none stated (null).
+      const configs = new Map<string, Structured>(p.delivery_configs.map((c: Structured) => [c.mode, c]));
+      assert.deepEqual([...configs.keys()].sort(), [...p.available_delivery_modes].sort());
+      const priority = configs.get("priority")!;
+      assert.deepEqual(Object.keys(priority).sort(), ["estimate", "label", "method", "mode", "price"]);
+      assert.deepEqual([priority.price.amount, priority.price.currency], [199, "EUR"]);
+      assert.match(priority.estimate, /min/);
       const log = await h.log();
       assert.ok(
         !log.some((e) => /purchase|orders?$/.test(e.path) && e.method !== "GET"),

@@ -72,7 +72,7 @@ export async function runTools(rt: Runtime): Promise<void> {
   // The live catalogue, built from the tools' schemas (what the generated one is checked against).
   const { selectTools } = await import("../mcp/registry.ts");
   const tools = await selectTools(await selection(rt));
-  const { listing, listSize, LIST_BUDGET } = await import("../mcp/catalogue.ts");
+  const { listing, listSize, inputSideSize, LIST_BUDGET, INPUT_BUDGET } = await import("../mcp/catalogue.ts");
   const listed = listing(tools);
   const size = listSize(listed);
   const data = {
@@ -80,6 +80,8 @@ export async function runTools(rt: Runtime): Promise<void> {
     count: listed.length,
     tools_list_chars: size,
     budget_chars: LIST_BUDGET,
+    without_output_schemas_chars: inputSideSize(listed),
+    without_output_schemas_budget_chars: INPUT_BUDGET,
   };
   await rt.emit(data, (d, ui) => {
     const flag = (on: boolean, letter: string) => (on ? letter : "-");
@@ -92,6 +94,7 @@ export async function runTools(rt: Runtime): Promise<void> {
     ]);
     return ui.table.renderTable(["Tool", "Toolset", "RDIO", "Description"], rows, ui.style) +
       `\n${d.count} tools; tools/list answer: ${d.tools_list_chars} characters (budget ${d.budget_chars})` +
+      `\nwithout output schemas: ${d.without_output_schemas_chars} (budget ${d.without_output_schemas_budget_chars})` +
       "\nR read-only, D destructive, I idempotent, O open world (calls the marketplace)";
   });
 }

@@ -7,11 +7,24 @@
 import { z } from "zod";
 import type { Annotations, ToolDef, ToolsetName } from "./registry.ts";
 
-/** Most characters the whole `tools/list` answer may take with every toolset. */
-export const LIST_BUDGET = 30_000;
+/**
+ * Most characters the whole `tools/list` answer may take with every toolset. Raised from 30,000 when
+ * every argument got a description, inputs `additionalProperties: false` and outputs real shapes with
+ * `required` (+11.6k for the same 27 tools: output schemas are 22.6k of it, and each stands alone, so
+ * Money or a venue row is spelled out once per tool). Room for the tools the next issues add.
+ */
+export const LIST_BUDGET = 48_000;
+
+/**
+ * Most characters of what a model is given to choose and call a tool: the answer without output
+ * schemas (names, titles, descriptions, input schemas, annotations). Hosts that pass only these keep
+ * the catalogue's cost in a conversation under this figure.
+ */
+export const INPUT_BUDGET = 24_000;
 
 export interface ListedTool {
   name: string;
+  title: string;
   description: string;
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
@@ -23,25 +36,34 @@ const isEmpty = (v: unknown) => !!v && typeof v === "object" && !Array.isArray(v
 
 /**
  * Drops what carries little information for a client: `$schema`, the implicit safe-integer bounds,
- * `propertyNames: {type: string}`, `minLength: 1` (the server trims and refuses empty texts),
- * `default: false` of flags and `additionalProperties: false` (the server refuses unknown arguments
- * itself, and results are parsed through their schema); a nullable simple type becomes
- * `type: [t, "null"]`. Output schemas also drop `required`: every declared result field is present
- * (null when unknown) except the sections an argument such as `include` adds.
+ * `propertyNames: {type: string}`, `minLength: 1` (the server trims and refuses empty texts) and
+ * `default: false` of flags; a nullable simple type becomes `type: [t, "null"]`. Inputs keep
+ * `additionalProperties: false` (the server refuses unknown arguments). Outputs keep `required` (every
+ * declared result field is present, null when unknown, except the sections an argument such as
+ * `include` adds) and leave out `additionalProperties: false`: results are parsed through their schema,
+ * which drops undeclared fields, so none ever arrives. A map whose values are passed as the
+ * marketplace sends them says so (`additionalProperties: true`).
  */
 function compact(node: unknown, io: "input" | "output"): unknown {
   if (Array.isArray(node)) return node.map((n) => compact(n, io));
   if (!node || typeof node !== "object") return node;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) {
+  const o = node as Record<string, unknown>;
+  const declared = !isEmpty(o.properties) && !!o.properties;
+  for (const [k, v] of Object.entries(o)) {
     if (k === "$schema") continue;
     if ((k === "minimum" && v === SAFE_MIN) || (k === "maximum" && v === SAFE_MAX)) continue;
     if (k === "propertyNames" && JSON.stringify(v) === '{"type":"string"}') continue;
-    if (k === "additionalProperties" && (v === false || isEmpty(v))) continue;
+    if (k === "additionalProperties") {
+      if (v === false && io === "output") continue;
+      if (isEmpty(v)) {
+        if (!declared) out[k] = true; // an opaque map, not an undeclared object
+        continue;
+      }
+    }
     if (k === "properties" && isEmpty(v)) continue;
     if (k === "minLength" && v === 1) continue; // texts are trimmed and checked non-empty by the server
     if (k === "default" && v === false) continue; // flags are off unless given
-    if (io === "output" && k === "required" && Array.isArray(v)) continue;
     out[k] = compact(v, io);
   }
   // {anyOf: [{type: t, …}, {type: "null"}]} → {type: [t, "null"], …}
@@ -88,6 +110,7 @@ export function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<st
 export function listing(tools: ToolDef[]): ListedTool[] {
   return tools.map((t) => ({
     name: t.name,
+    title: t.title,
     description: t.description,
     inputSchema: jsonSchema(t.input, "input"),
     outputSchema: jsonSchema(t.output, "output"),
@@ -128,4 +151,9 @@ export function generatedModule(entries: CataloguedTool[]): string {
 /** Characters of the `tools/list` result as sent (`{"tools":[…]}`). */
 export function listSize(listed: ListedTool[]): number {
   return JSON.stringify({ tools: listed }).length;
+}
+
+/** Characters of the same answer without output schemas (what a model needs to pick and call a tool). */
+export function inputSideSize(listed: ListedTool[]): number {
+  return JSON.stringify({ tools: listed.map(({ outputSchema: _o, ...t }) => t) }).length;
 }

@@ -47,6 +47,8 @@ export interface ToolOutput {
 
 export interface ToolDef {
   name: string;
+  /** A short human name for hosts' tool pickers (MCP `title`). */
+  title: string;
   description: string;
   toolset: ToolsetName;
   input: z.ZodObject;
@@ -58,6 +60,7 @@ export interface ToolDef {
 /** Declares a tool with typed arguments (the parsed input) and checks its name rules. */
 export function tool<I extends z.ZodObject>(def: {
   name: string;
+  title: string;
   description: string;
   toolset: ToolsetName;
   input: I;

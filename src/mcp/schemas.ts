@@ -1,8 +1,10 @@
 /**
- * Shared zod pieces of the tool contracts. Inputs are named as the CLI names its flags. Outputs
- * mirror the service result types but keep what an agent acts on (ids for the next call, names,
+ * Shared zod pieces of the tool contracts. Inputs are named as the CLI names its flags; each says in a
+ * few words what it takes (the server instructions state the conventions once: location, money, paging).
+ * Outputs mirror the service result types but keep what an agent acts on (ids for the next call, names,
  * money, availability): results are parsed through their output schema, which drops the rest, so
  * they stay small and always conform. Money is minor units plus a formatted string; unknown is null.
+ * A piece with a `meta({id})` becomes a `$defs` entry of each schema that uses it more than once.
  */
 
 import { z } from "zod";
@@ -13,23 +15,26 @@ import { z } from "zod";
 /** A non-empty text after trimming. */
 export const text = (description: string) => z.string().trim().min(1).describe(description);
 
+/** A flag, off unless given. */
+export const flag = (description: string) => z.boolean().default(false).describe(description);
+
 export const venueArg = text("slug, id or URL");
-export const itemArg = text("id or URL");
+export const itemArg = text("item id or URL");
 
 /**
  * Location arguments. Their rules (lat+lon together, or address, not both; ranges; not empty) are the
  * CLI's, checked by services/location.ts and stated once in the server instructions.
  */
 export const location = {
-  lat: z.number().optional(),
-  lon: z.number().optional(),
-  address: z.string().optional(),
+  lat: z.number().optional().describe("latitude, with lon"),
+  lon: z.number().optional().describe("longitude, with lat"),
+  address: z.string().optional().describe("instead of lat/lon"),
 };
 
 export function paging(defaultLimit: number, max: number) {
   return {
-    limit: z.int().min(1).max(max).default(defaultLimit),
-    offset: z.int().min(0).default(0),
+    limit: z.int().min(1).max(max).default(defaultLimit).describe("page size"),
+    offset: z.int().min(0).default(0).describe("next_offset of the last page"),
   };
 }
 
@@ -48,9 +53,6 @@ export const nbool = z.boolean().nullable();
 export const nMoney = z.object({ amount: z.int(), currency: nstr, formatted: nstr }).nullable().meta({
   id: "Money",
 });
-
-/** A detail object passed through as the service returns it (declared as an object only). */
-export const detail = z.looseObject({});
 
 /** The location a result is for: its label and source declared, lat/lon passed through. */
 export const Location = z.looseObject({ label: nstr, source: z.string() });
@@ -93,6 +95,13 @@ export const menuItem = {
   option_group_count: z.int(),
 };
 
+/** An option chosen on a basket line: each value with its count and unit price (names with `details`). */
+export const ChosenOption = z.object({
+  id: z.string(),
+  name: nstr,
+  values: z.array(z.object({ id: z.string(), name: nstr, count: z.int(), price: nMoney })),
+}).meta({ id: "ChosenOption" });
+
 /** Basket lines (options as the basket holds them). */
 export const BasketLine = z.object({
   id: z.string(),
@@ -100,5 +109,5 @@ export const BasketLine = z.object({
   count: z.int(),
   unit_price_with_options: nMoney,
   line_total: nMoney,
-  options: z.array(detail),
+  options: z.array(ChosenOption),
 }).meta({ id: "BasketLine" });

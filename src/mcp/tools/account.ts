@@ -7,6 +7,7 @@ import { PROFILE_PARTS, profileSummary } from "../../services/profile.ts";
 import {
   listOrders,
   ORDER_LIMIT_MAX,
+  type OrderDetail,
   orderDetail,
   orderStatusFilter,
   validPurchaseId,
@@ -17,7 +18,7 @@ import { listFavorites, setFavorite } from "../../services/favorites.ts";
 import { paginate } from "../../services/paging.ts";
 import { READ, tool, type Toolset, write } from "../registry.ts";
 import {
-  detail,
+  flag,
   Location,
   location,
   nbool,
@@ -33,6 +34,7 @@ import {
 
 const status = tool({
   name: "svc_status_get",
+  title: "Sign-in status",
   description: "Whether the profile is signed in, and as whom (not signed in is a normal result).",
   toolset: "account",
   input: z.strictObject({}),
@@ -41,7 +43,7 @@ const status = tool({
     user_id: nstr,
     country: nstr,
     session_expires_at: nstr,
-    svc_plus_subscriber: z.boolean().optional(),
+    svc_plus_subscriber: nbool,
     profile: z.string(),
     sandbox: z.boolean(),
   }),
@@ -57,7 +59,14 @@ const status = tool({
       ? `signed in as ${data.user_id ?? "?"} (${data.country ?? "?"})`
       : "not signed in";
     return {
-      data: { ...data, profile: call.settings.profile, sandbox: call.settings.sandbox },
+      data: {
+        ...data,
+        // Always present here (null when the user payload has no membership signal); the CLI's
+        // `status` keeps spec §2.2 and shows the field only when the signal exists.
+        svc_plus_subscriber: data.svc_plus_subscriber ?? null,
+        profile: call.settings.profile,
+        sandbox: call.settings.sandbox,
+      },
       summary: `${who}; profile ${call.settings.profile}${call.settings.sandbox ? " (sandbox)" : ""}`,
     };
   },
@@ -65,18 +74,24 @@ const status = tool({
 
 const profile = tool({
   name: "svc_profile_get",
+  title: "Profile",
   description: "Profile summary; contact details masked.",
   toolset: "account",
   input: z.strictObject({
-    include: z.array(z.enum(PROFILE_PARTS)).optional(),
+    include: z.array(z.enum(PROFILE_PARTS)).optional().describe("sections to add"),
   }),
   output: z.object({
     user_id: nstr,
     name: nstr,
     contact: z.object({ email: nstr, phone: nstr }),
     country: nstr,
-    personal: detail.optional(),
-    settings: detail.nullable().optional(),
+    personal: z.object({
+      first_name: nstr,
+      last_name: nstr,
+      has_email: z.boolean(),
+      has_phone: z.boolean(),
+    }).optional(),
+    settings: z.record(z.string(), z.unknown()).nullable().optional().describe("as the marketplace sends it"),
   }),
   annotations: READ,
   async run(args, call) {
@@ -101,10 +116,11 @@ const OrderRow = z.object({
 
 const orders = tool({
   name: "svc_orders_list",
+  title: "Orders",
   description: "Order history, newest first; continue with page_token.",
   toolset: "account",
   input: z.strictObject({
-    limit: z.int().min(1).max(ORDER_LIMIT_MAX).default(10),
+    limit: z.int().min(1).max(ORDER_LIMIT_MAX).default(10).describe("page size"),
     page_token: text("next_page_token of the last page").optional(),
     status: text("e.g. delivered").optional(),
   }),
@@ -126,8 +142,23 @@ const orders = tool({
   },
 });
 
+/** An order's totals by name, each null when the order does not state it (never assumed 0). */
+const ORDER_TOTALS = [
+  "items",
+  "delivery_fee",
+  "service_fee",
+  "surcharges",
+  "discounts",
+  "subtotal",
+  "tip",
+  "credits",
+  "tokens",
+  "total",
+] as const satisfies readonly (keyof OrderDetail["totals"])[];
+
 const order = tool({
   name: "svc_order_get",
+  title: "Order",
   description: "One past order: items, options, totals, discounts.",
   toolset: "account",
   input: z.strictObject({ purchase_id: text("purchase_id from svc_orders_list") }),
@@ -142,10 +173,14 @@ const order = tool({
       count: nint,
       unit_price_with_options: nMoney,
       total: nMoney,
-      options: z.array(detail),
+      options: z.array(z.object({
+        id: nstr,
+        name: nstr,
+        values: z.array(z.object({ id: nstr, name: nstr, count: z.int(), price: nMoney })),
+      })),
     })),
-    totals: z.record(z.string(), nMoney),
-    discounts: z.array(detail),
+    totals: z.object(Object.fromEntries(ORDER_TOTALS.map((k) => [k, nMoney]))),
+    discounts: z.array(z.object({ title: nstr, amount: nMoney })),
   }),
   annotations: READ,
   async run(args, call) {
@@ -173,10 +208,11 @@ const AddressEntry = z.object({
 
 const addresses = tool({
   name: "svc_addresses_list",
+  title: "Saved addresses",
   description: "Saved addresses; is_default: the one tools use by default.",
   toolset: "account",
   input: z.strictObject({
-    active_only: z.boolean().default(false),
+    active_only: flag("active ones only"),
     ...paging(20, 100),
   }),
   output: z.object({
@@ -198,6 +234,7 @@ const addresses = tool({
 
 const payments = tool({
   name: "svc_payments_list",
+  title: "Payment methods",
   description: "Payment methods, always masked.",
   toolset: "account",
   input: z.strictObject({ label: text("masked label contains").optional() }),
@@ -221,6 +258,7 @@ const payments = tool({
 
 const favorites = tool({
   name: "svc_favorites_list",
+  title: "Favorite venues",
   description: "Favorite venues near the location.",
   toolset: "account",
   input: z.strictObject({ ...location, ...paging(10, 100) }),
@@ -248,6 +286,7 @@ const FavoriteMutation = z.object({
 function favoriteTool(on: boolean) {
   return tool({
     name: on ? "svc_favorites_add" : "svc_favorites_remove",
+    title: on ? "Add a favorite" : "Remove a favorite",
     description: on ? "Marks a venue as favorite." : "Unmarks a favorite venue.",
     toolset: "account",
     input: z.strictObject({ venue: venueArg }),

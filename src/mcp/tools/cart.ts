@@ -5,15 +5,17 @@
  */
 
 import { z } from "zod";
+import { money } from "../../core/money.ts";
 import { basketVenueKey, parseItemRef } from "../../core/refs.ts";
-import { basketCount, clearBaskets, removeItem } from "../../services/cart.ts";
+import { basketCount, clearBaskets, type OptionLine, removeItem } from "../../services/cart.ts";
 import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../../services/cart_add.ts";
 import { clearArgs, MAX_LINE_COUNT, removeArgs, setLineCount } from "../../services/cart_set.ts";
 import { cartState } from "../../services/cart_state.ts";
 import { READ, tool, type Toolset, write } from "../registry.ts";
 import {
   BasketLine,
-  detail,
+  ChosenOption,
+  flag,
   itemArg,
   location,
   minor,
@@ -24,16 +26,36 @@ import {
   venueArg,
 } from "../schemas.ts";
 
-const basketArg = venueArg.optional().describe("basket of this venue: slug, id or URL");
+const basketArg = venueArg.optional().describe("whose basket: slug, id or URL");
 const totals = { total_items: nint, total: nMoney };
+
+/** Chosen options with each value's unit price as Money, as every price here is (the basket states minor units). */
+function optionMoney(options: OptionLine[], currency: string | null, locale: string) {
+  return options.map((o) => ({
+    ...o,
+    values: o.values.map((v) => ({
+      ...v,
+      price: v.price === null ? null : money(v.price, currency, locale),
+    })),
+  }));
+}
+
+function linesMoney<L extends { options: OptionLine[] }>(
+  lines: L[],
+  currency: string | null,
+  locale: string,
+) {
+  return lines.map((l) => ({ ...l, options: optionMoney(l.options, currency, locale) }));
+}
 
 const show = tool({
   name: "svc_cart_get",
+  title: "Basket",
   description: "The basket of venue (else the first), and a summary of all baskets.",
   toolset: "cart",
   input: z.strictObject({
     venue: basketArg,
-    details: z.boolean().default(false).describe("option names"),
+    details: flag("name the chosen options"),
     ...location,
   }),
   output: z.object({
@@ -56,8 +78,12 @@ const show = tool({
     call.requireSession();
     const data = await cartState(call.ctx, await where(), { venueId, details: args.details });
     const b = data.basket;
+    const currency = b ? b.venue.currency ?? b.total?.currency ?? null : null;
     return {
-      data: { ...data },
+      data: {
+        ...data,
+        basket: b && { ...b, lines: linesMoney(b.lines, currency, call.ctx.locale) },
+      },
       summary: b
         ? `${b.venue.name ?? b.venue.id}: ${b.total_items} item(s), total ${
           b.total?.formatted ?? "unknown"
@@ -70,6 +96,7 @@ const show = tool({
 
 const count = tool({
   name: "svc_cart_count",
+  title: "Basket item count",
   description: "Items in all baskets.",
   toolset: "cart",
   input: z.strictObject({}),
@@ -84,6 +111,7 @@ const count = tool({
 
 const add = tool({
   name: "svc_cart_add",
+  title: "Add to basket",
   description:
     "Adds an item (by item, query or cheapest) with options. Checks availability, price, currency and option rules; writes nothing if one fails. dry_run: the result, unwritten.",
   toolset: "cart",
@@ -91,22 +119,22 @@ const add = tool({
     venue: venueArg.optional().describe("slug, id or URL; optional with an item URL"),
     item: itemArg.optional(),
     query: text("pick by name (one match)").optional(),
-    cheapest: z.boolean().default(false).describe("cheapest in stock (of query matches)"),
-    count: z.int().min(1).max(MAX_ADD_COUNT).default(1),
+    cheapest: flag("cheapest in stock (of query matches)"),
+    count: z.int().min(1).max(MAX_ADD_COUNT).default(1).describe("units to add"),
     options: z.array(z.union([
       z.strictObject({
         group: text("id or name"),
         value: text("id or name"),
-        count: z.int().min(1).default(1),
+        count: z.int().min(1).default(1).describe("units of the value"),
       }),
       text("group=value[:count]"),
     ])).default([]).describe("from svc_item_get"),
-    allow_substitutions: z.boolean().default(false),
+    allow_substitutions: flag("the venue may substitute it"),
     name: text("expected name").optional(),
     price: minor("expected unit price with options").optional(),
     currency: text("expected, e.g. EUR").optional(),
     venue_slug: text("slug when venue is an id").optional(),
-    dry_run: z.boolean().default(false).describe("check, do not write"),
+    dry_run: flag("check, do not write"),
     ...location,
   }),
   output: z.object({
@@ -119,7 +147,7 @@ const add = tool({
       unit_price: nMoney,
       unit_price_with_options: nMoney,
       count: z.int(),
-      options: z.array(detail),
+      options: z.array(ChosenOption),
     }),
     lines: z.array(BasketLine),
     ...totals,
@@ -146,8 +174,13 @@ const add = tool({
     const where = call.location(args);
     call.requireSession();
     const data = await addToCart(call.ctx, where, req, { dryRun: args.dry_run });
+    const currency = data.item.unit_price.currency, locale = call.ctx.locale;
     return {
-      data: { ...data },
+      data: {
+        ...data,
+        item: { ...data.item, options: optionMoney(data.item.options, currency, locale) },
+        lines: linesMoney(data.lines, currency, locale),
+      },
       summary: `${data.dry_run ? "would add" : "added"} ${data.item.count} × ${data.item.name}` +
         ` (${data.item.unit_price_with_options.formatted ?? data.item.unit_price_with_options.amount} each${
           data.item.options.length ? " with options" : ""
@@ -159,11 +192,12 @@ const add = tool({
 
 const setCount = tool({
   name: "svc_cart_set_count",
+  title: "Set an item's count",
   description: "Sets an item's units in the basket; 0 removes it. The same count again writes nothing.",
   toolset: "cart",
   input: z.strictObject({
     item: itemArg,
-    count: z.int().min(0).max(MAX_LINE_COUNT),
+    count: z.int().min(0).max(MAX_LINE_COUNT).describe("units wanted"),
     venue: basketArg,
     ...location,
   }),
@@ -195,12 +229,13 @@ const setCount = tool({
 
 const remove = tool({
   name: "svc_cart_remove",
+  title: "Remove from basket",
   description: "Removes units of an item (default 1), or all its lines.",
   toolset: "cart",
   input: z.strictObject({
     item: itemArg,
-    count: z.int().min(1).optional(),
-    all: z.boolean().default(false),
+    count: z.int().min(1).optional().describe("units to remove"),
+    all: flag("every line of it"),
     venue: basketArg,
     ...location,
   }),
@@ -229,11 +264,12 @@ const remove = tool({
 
 const clear = tool({
   name: "svc_cart_clear",
+  title: "Clear basket",
   description: "Empties the basket of venue (else the first), or all.",
   toolset: "cart",
   input: z.strictObject({
     venue: basketArg,
-    all: z.boolean().default(false),
+    all: flag("every basket"),
     ...location,
   }),
   output: z.object({

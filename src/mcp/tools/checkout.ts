@@ -9,18 +9,19 @@ import { basketVenueKey } from "../../core/refs.ts";
 import { checkoutPreview, TOP_LEVEL_MODES } from "../../services/checkout.ts";
 import { explainCheckout } from "../../services/checkout_explain.ts";
 import { READ, tool, type Toolset } from "../registry.ts";
-import { detail, location, minor, nMoney, nstr, text, venueArg } from "../schemas.ts";
+import { location, minor, nMoney, nstr, text, venueArg } from "../schemas.ts";
 
-const PriceLine = z.object({ label: z.string(), amount: nMoney });
+const PriceLine = z.object({ label: z.string(), amount: nMoney }).meta({ id: "PriceLine" });
 
 const preview = tool({
   name: "svc_checkout_preview",
+  title: "Checkout preview",
   description:
     "Quotes the basket of venue (else the first) without ordering: payable, the price explained, delivery modes, and why purchasing is blocked if it is.",
   toolset: "checkout",
   input: z.strictObject({
-    venue: venueArg.optional().describe("basket of this venue: slug, id or URL"),
-    delivery_mode: z.enum(["standard", "priority"]).default("standard"),
+    venue: venueArg.optional().describe("whose basket: slug, id or URL"),
+    delivery_mode: z.enum(["standard", "priority"]).default("standard").describe("mode to quote"),
     tip: minor("courier tip").optional(),
     promo_code: text("promotion id").optional(),
     ...location,
@@ -43,7 +44,13 @@ const preview = tool({
       consistent: z.boolean().nullable(),
     }).nullable(),
     basket_id: nstr,
-    delivery_configs: z.array(detail),
+    delivery_configs: z.array(z.object({
+      mode: z.string(),
+      label: nstr,
+      method: nstr,
+      estimate: nstr,
+      price: nMoney,
+    })).describe("each offered mode"),
     notes: z.array(z.string()).describe("messages of the quote"),
   }),
   annotations: READ,

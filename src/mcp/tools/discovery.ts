@@ -13,8 +13,10 @@ import {
 import { geocode } from "../../services/location.ts";
 import { READ, tool, type Toolset } from "../registry.ts";
 import {
+  flag,
   Location,
   location,
+  minor,
   nbool,
   nint,
   nMoney,
@@ -29,12 +31,13 @@ import {
 
 const feedTool = tool({
   name: "svc_feed_get",
+  title: "Home feed",
   description: "Home feed near the location, by section.",
   toolset: "discovery",
   input: z.strictObject({
     ...location,
     query: text("name, tagline, offer or slug").optional(),
-    section_limit: z.int().min(1).optional(),
+    section_limit: z.int().min(1).optional().describe("most sections"),
     per_section: z.int().min(1).max(50).default(5).describe("rows per section"),
   }),
   output: z.object({
@@ -65,22 +68,23 @@ const feedTool = tool({
 
 const venuesTool = tool({
   name: "svc_venues_search",
+  title: "Search venues",
   description: "Venues near the location, in feed order or filtered and sorted.",
   toolset: "discovery",
   input: z.strictObject({
     ...location,
     query: text("name, slug, tag, tagline or menu item").optional(),
-    type: z.enum(VENUE_TYPES).optional(),
+    type: z.enum(VENUE_TYPES).optional().describe("kind of venue"),
     category: text("see svc_categories_list").optional(),
     sort: z.enum(["recommended", "distance", "rating", "delivery_price", "delivery_time"]).default(
       "recommended",
-    ),
-    open_now: z.boolean().default(false),
-    wolt_plus: z.boolean().default(false).describe("plus venues only"),
-    promotions_only: z.boolean().default(false).describe("implies enrich"),
-    min_rating: z.number().min(0).max(10).optional(),
-    max_delivery_fee: z.int().min(0).optional().describe("minor units"),
-    enrich: z.boolean().default(false).describe("read promotions (slower)"),
+    ).describe("order of rows"),
+    open_now: flag("open ones only"),
+    wolt_plus: flag("Wolt+ venues only"),
+    promotions_only: flag("with promotions; implies enrich"),
+    min_rating: z.number().min(0).max(10).optional().describe("lowest rating"),
+    max_delivery_fee: minor("highest delivery fee").optional(),
+    enrich: flag("read promotions (slower)"),
     ...paging(10, 100),
   }),
   output: z.object({
@@ -124,13 +128,14 @@ const venuesTool = tool({
 
 const itemsTool = tool({
   name: "svc_items_search",
+  title: "Search items",
   description: "Items near the location by relevance (a sample); per venue: svc_menu_get query.",
   toolset: "discovery",
   input: z.strictObject({
     ...location,
     query: text("search text"),
-    limit: z.int().min(1).max(ITEM_SEARCH_CAP).default(10),
-    available_only: z.boolean().default(false),
+    limit: z.int().min(1).max(ITEM_SEARCH_CAP).default(10).describe("most items"),
+    available_only: flag("orderable ones only"),
   }),
   output: z.object({
     location: Location,
@@ -165,6 +170,7 @@ const itemsTool = tool({
 
 const categoriesTool = tool({
   name: "svc_categories_list",
+  title: "Venue categories",
   description: "Venue categories near the location.",
   toolset: "discovery",
   input: z.strictObject({ ...location, ...paging(20, 200) }),
@@ -186,6 +192,7 @@ const categoriesTool = tool({
 
 const addressTool = tool({
   name: "svc_address_resolve",
+  title: "Resolve an address",
   description: "Address to lat/lon.",
   toolset: "discovery",
   input: z.strictObject({ address: text("street, city") }),

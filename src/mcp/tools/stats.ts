@@ -27,11 +27,11 @@ import type { CallContext } from "../runtime.ts";
 const HISTORY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 
 /** A local date; checked by summaryFilters() (a pattern in every schema would cost catalogue space). */
-const day = z.string().describe("YYYY-MM-DD");
+const day = (what: string) => z.string().optional().describe(`${what}, YYYY-MM-DD`);
 const range = {
-  from: day.optional(),
-  to: day.optional(),
-  currency: z.string().optional(),
+  from: day("first day"),
+  to: day("last day"),
+  currency: z.string().optional().describe("e.g. EUR"),
 };
 
 function dbPath(call: CallContext): string {
@@ -101,6 +101,7 @@ async function historyFile(call: CallContext): Promise<string> {
 
 const summary = tool({
   name: "svc_stats_summary",
+  title: "Spending summary",
   description: "Spending per currency in the order history; syncs it first when stale.",
   toolset: "stats",
   input: z.strictObject(range),
@@ -126,9 +127,14 @@ const summary = tool({
 
 const query = tool({
   name: "svc_stats_query",
+  title: "Order history by group",
   description: "Orders of the history grouped by month, venue, item or weekday.",
   toolset: "stats",
-  input: z.strictObject({ by: z.enum(GROUPINGS), ...range, limit: z.int().min(1).max(100).default(12) }),
+  input: z.strictObject({
+    by: z.enum(GROUPINGS).describe("grouping"),
+    ...range,
+    limit: z.int().min(1).max(100).default(12).describe("most groups"),
+  }),
   output: z.object({
     rows: z.array(
       z.object({ key: z.string(), currency: nstr, orders: z.int(), spend_minor: nint, units: nint }),

@@ -8,7 +8,7 @@ import { venueCategories, venueDetails } from "../../services/venue.ts";
 import { venueItem, venueMenu } from "../../services/menu.ts";
 import { READ, tool, type Toolset } from "../registry.ts";
 import {
-  detail,
+  flag,
   itemArg,
   location,
   menuItem,
@@ -27,12 +27,13 @@ import {
 
 const detailTool = tool({
   name: "svc_venue_get",
+  title: "Venue",
   description:
     "Resolves a venue to its venue_id and details; include adds opening hours, tags, rating, fees.",
   toolset: "venue",
   input: z.strictObject({
     venue: venueArg,
-    include: z.array(z.enum(DETAIL_SECTIONS)).optional(),
+    include: z.array(z.enum(DETAIL_SECTIONS)).optional().describe("sections to add"),
     ...location,
   }),
   output: z.object({
@@ -47,17 +48,16 @@ const detailTool = tool({
     order_minimum: nMoney,
     promotions: z.array(z.string()),
     hours: z.array(z.object({ day: z.string(), open: z.string(), close: z.string() })).nullable().optional()
-      .describe(
-        "venue-local; close < open: past midnight; null when the venue page is unavailable (unknown)",
-      ),
+      .describe("venue-local; close < open: past midnight"),
     closed_days: z.array(z.string()).optional(),
     tags: z.array(z.string()).optional(),
     rating: z.object({ score: nnum, volume: nnum }).nullable().optional(),
     fees: z.object({
       delivery_fee: nMoney,
       open_now: nbool,
-      estimate_minutes: detail.nullable(),
-      fee_ranges: z.array(detail),
+      estimate_minutes: z.object({ min: z.number(), max: z.number() }).nullable(),
+      fee_ranges: z.array(z.object({ min: nMoney, max: nMoney, fixed_fee: nMoney, rate: z.number() }))
+        .describe("fee = fixed_fee + rate × subtotal, for a subtotal from min to max"),
     }).nullable().optional(),
   }),
   annotations: READ,
@@ -75,6 +75,7 @@ const detailTool = tool({
 
 const categoriesTool = tool({
   name: "svc_venue_categories",
+  title: "Menu categories",
   description: "A venue's menu category slugs (for svc_menu_get category).",
   toolset: "venue",
   input: z.strictObject({ venue: venueArg, ...location, ...paging(50, 500) }),
@@ -96,6 +97,7 @@ const categoriesTool = tool({
 
 const menuTool = tool({
   name: "svc_menu_get",
+  title: "Menu",
   description:
     "A venue's menu, or a search in it (query). A partial menu needs category or query. include_options: option groups for svc_cart_add.",
   toolset: "venue",
@@ -103,13 +105,13 @@ const menuTool = tool({
     venue: venueArg,
     query: text("search in this venue").optional(),
     category: text("slug from svc_venue_categories").optional(),
-    full_catalog: z.boolean().default(false).describe("all categories of a partial menu (slow)"),
-    include_options: z.boolean().default(false),
-    sort: z.enum(MENU_SORTS as [string, ...string[]]).default("recommended"),
-    min_price: minor("minimum price").optional(),
-    max_price: minor("maximum price").optional(),
-    hide_sold_out: z.boolean().default(false),
-    discounts_only: z.boolean().default(false),
+    full_catalog: flag("all categories of a partial menu (slow)"),
+    include_options: flag("each item's option groups"),
+    sort: z.enum(MENU_SORTS as [string, ...string[]]).default("recommended").describe("order of items"),
+    min_price: minor("lowest price").optional(),
+    max_price: minor("highest price").optional(),
+    hide_sold_out: flag("orderable items only"),
+    discounts_only: flag("discounted items only"),
     ...paging(20, 200),
     ...location,
   }),
@@ -151,6 +153,7 @@ const menuTool = tool({
 
 const itemTool = tool({
   name: "svc_item_get",
+  title: "Menu item",
   description: "One item with its option groups (for svc_cart_add options).",
   toolset: "venue",
   input: z.strictObject({
