@@ -105,7 +105,7 @@ async function schemasMs(): Promise<{ zod: number; modules: number; listing: num
   const code = `
     let t = performance.now(); const out = {};
     await import("zod"); out.zod = performance.now() - t; t = performance.now();
-    const tools = await (await import(${at("src/mcp/registry.ts")})).selectTools();
+    const tools = await (await import(${at("src/mcp/inventory.ts")})).selectTools();
     out.modules = performance.now() - t; t = performance.now();
     (await import(${at("src/mcp/catalogue.ts")})).listing(tools);
     out.listing = performance.now() - t;

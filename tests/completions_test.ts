@@ -18,7 +18,7 @@ import * as addresses from "../src/services/addresses.ts";
 import * as discovery from "../src/services/discovery.ts";
 import * as menuRequest from "../src/services/menu_request.ts";
 import * as venueConstants from "../src/services/venue_constants.ts";
-import { TOOLSET_NAMES } from "../src/mcp/registry.ts";
+import { TOOLSET_NAMES } from "../src/mcp/tool.ts";
 import { ROOT } from "../src/cli/commands.ts";
 import { type Cmd, flagsOf } from "../src/cli/spec.ts";
 import { withEnv } from "./helpers.ts";

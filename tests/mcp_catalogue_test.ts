@@ -18,7 +18,7 @@ import {
   LIST_BUDGET,
   listing,
 } from "../src/mcp/catalogue.ts";
-import { selectTools } from "../src/mcp/registry.ts";
+import { selectTools } from "../src/mcp/inventory.ts";
 import { baseEnv, collect, MAIN, ROOT, SVC_PERMISSIONS } from "./helpers.ts";
 import { denoArgs, mcpEnv, startMcp, tempDir } from "./mcp_client.ts";
 

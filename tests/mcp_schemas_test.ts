@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { isDeepStrictEqual } from "node:util";
 import { type ListedTool, listing } from "../src/mcp/catalogue.ts";
-import { selectTools } from "../src/mcp/registry.ts";
+import { selectTools } from "../src/mcp/inventory.ts";
 
 type Node = Record<string, unknown>;
 

@@ -8,7 +8,7 @@ import { MCP_CALL_DEADLINE_MS, type NetworkLimits, networkLimitsFromEnv } from "
 import type { Runtime } from "./runtime.ts";
 
 async function selection(rt: Runtime) {
-  const { parseToolsets } = await import("../mcp/registry.ts");
+  const { parseToolsets } = await import("../mcp/inventory.ts");
   return { toolsets: parseToolsets(rt.opts.toolsets), readOnly: rt.opts.readOnly === true };
 }
 
@@ -70,7 +70,7 @@ export async function runServe(rt: Runtime): Promise<void> {
 
 export async function runTools(rt: Runtime): Promise<void> {
   // The live catalogue, built from the tools' schemas (what the generated one is checked against).
-  const { selectTools } = await import("../mcp/registry.ts");
+  const { selectTools } = await import("../mcp/inventory.ts");
   const tools = await selectTools(await selection(rt));
   const { listing, listSize, inputSideSize, LIST_BUDGET, INPUT_BUDGET } = await import("../mcp/catalogue.ts");
   const listed = listing(tools);

@@ -9,7 +9,7 @@ import type { z } from "zod";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { SvcError, toSvcError } from "../core/errors.ts";
 import { errorResult, forTools } from "./errors.ts";
-import type { ToolDef } from "./registry.ts";
+import type { ToolDef } from "./tool.ts";
 import { CallContext, type CallControls, type McpSettings } from "./runtime.ts";
 
 function invalidArguments(error: z.ZodError): SvcError {

@@ -5,7 +5,7 @@
  */
 
 import { z } from "zod";
-import type { Annotations, ToolDef, ToolsetName } from "./registry.ts";
+import type { Annotations, ToolDef, ToolsetName } from "./tool.ts";
 
 /**
  * Most characters the whole `tools/list` answer may take with every toolset. Raised from 30,000 when

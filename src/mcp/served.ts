@@ -8,14 +8,8 @@
 
 import type { ListedTool } from "./catalogue.ts";
 import { CATALOGUE } from "./catalogue.gen.ts";
-import {
-  AVAILABLE_TOOLSETS,
-  loadToolset,
-  type Selection,
-  type ToolDef,
-  TOOLSET_NAMES,
-  type ToolsetName,
-} from "./registry.ts";
+import { AVAILABLE_TOOLSETS, loadToolset, type Selection } from "./inventory.ts";
+import { type ToolDef, TOOLSET_NAMES, type ToolsetName } from "./tool.ts";
 
 /** Why a tool name is not served: not a tool at all, or removed by the server's own flags. */
 export interface Refusal {

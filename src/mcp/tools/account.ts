@@ -16,7 +16,7 @@ import { listAddresses } from "../../services/addresses.ts";
 import { paymentMethods } from "../../services/payments.ts";
 import { listFavorites, setFavorite } from "../../services/favorites.ts";
 import { paginate } from "../../services/paging.ts";
-import { READ, tool, type Toolset, write } from "../registry.ts";
+import { READ, tool, type Toolset, write } from "../tool.ts";
 import {
   flag,
   Location,

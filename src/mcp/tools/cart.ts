@@ -11,7 +11,7 @@ import { basketCount, clearBaskets, type OptionLine, removeItem } from "../../se
 import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../../services/cart_add.ts";
 import { clearArgs, MAX_LINE_COUNT, removeArgs, setLineCount } from "../../services/cart_set.ts";
 import { cartState } from "../../services/cart_state.ts";
-import { READ, tool, type Toolset, write } from "../registry.ts";
+import { READ, tool, type Toolset, write } from "../tool.ts";
 import {
   BasketLine,
   ChosenOption,

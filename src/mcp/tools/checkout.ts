@@ -8,7 +8,7 @@ import { SvcError } from "../../core/errors.ts";
 import { basketVenueKey } from "../../core/refs.ts";
 import { checkoutPreview, TOP_LEVEL_MODES } from "../../services/checkout.ts";
 import { explainCheckout } from "../../services/checkout_explain.ts";
-import { READ, tool, type Toolset } from "../registry.ts";
+import { READ, tool, type Toolset } from "../tool.ts";
 import { location, minor, nMoney, nstr, text, venueArg } from "../schemas.ts";
 
 const PriceLine = z.object({ label: z.string(), amount: nMoney }).meta({ id: "PriceLine" });

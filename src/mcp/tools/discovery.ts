@@ -11,7 +11,7 @@ import {
   venues,
 } from "../../services/discovery.ts";
 import { geocode } from "../../services/location.ts";
-import { READ, tool, type Toolset } from "../registry.ts";
+import { READ, tool, type Toolset } from "../tool.ts";
 import {
   flag,
   Location,

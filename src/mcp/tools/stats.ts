@@ -19,7 +19,7 @@ import {
   SyncOutOfTime,
   type SyncProgress,
 } from "../../stats/auto_sync.ts";
-import { tool, type Toolset } from "../registry.ts";
+import { tool, type Toolset } from "../tool.ts";
 import { nint, nstr } from "../schemas.ts";
 import type { CallContext } from "../runtime.ts";
 

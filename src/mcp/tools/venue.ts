@@ -6,7 +6,7 @@ import { DETAIL_SECTIONS } from "../../services/venue_constants.ts";
 import { MENU_SORTS, menuRequest } from "../../services/menu_request.ts";
 import { venueCategories, venueDetails } from "../../services/venue.ts";
 import { venueItem, venueMenu } from "../../services/menu.ts";
-import { READ, tool, type Toolset } from "../registry.ts";
+import { READ, tool, type Toolset } from "../tool.ts";
 import {
   flag,
   itemArg,
