@@ -4,7 +4,7 @@
  * headline figures from the local file. The heavy parts live in src/stats and load lazily.
  */
 
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { SvcError } from "../core/errors.ts";
 import type { Runtime } from "./runtime.ts";
 import { parseIntFlag } from "./options.ts";
@@ -12,6 +12,7 @@ import { beforeInterruptExit } from "./interrupt.ts";
 import type { SyncResult } from "../stats/sync.ts";
 import type { Summary } from "../stats/queries.ts";
 import { tableTime } from "../output/format.ts";
+import { historyDbPath } from "../config/paths.ts";
 
 /** --stats-dir, else the sandbox's own dir under --sandbox, else SVC_STATS_DIR, else ~/.svc/stats. */
 function statsDir(rt: Runtime): string {
@@ -24,8 +25,6 @@ function statsDir(rt: Runtime): string {
   }
   return rt.paths.stats;
 }
-
-const dbPathOf = (dir: string) => join(dir, "db", "svc-history.sqlite");
 
 interface Interrupt {
   signal: AbortSignal;
@@ -62,7 +61,7 @@ async function runSync(
   const { Pacer } = await import("../stats/pacer.ts");
   const { historyAccount, minIntervalFromEnv } = await import("../stats/auto_sync.ts");
   const who = await historyAccount(await rt.services());
-  const db = await openHistoryDb(dbPathOf(dir));
+  const db = await openHistoryDb(historyDbPath(dir));
   try {
     return {
       email: who.email,
@@ -150,7 +149,7 @@ export async function dashboard(rt: Runtime): Promise<void> {
       email = out.email;
     } else {
       const { openHistoryDb } = await import("../stats/schema.ts");
-      (await openHistoryDb(dbPathOf(dir))).close(); // schema and repairs run on every open
+      (await openHistoryDb(historyDbPath(dir))).close(); // schema and repairs run on every open
     }
     if (interrupt.signal.aborted) throw interrupt.signal.reason;
 
@@ -158,7 +157,7 @@ export async function dashboard(rt: Runtime): Promise<void> {
     const { startStatsServer } = await import("../stats/server.ts");
     const server = startStatsServer({
       bundleDir: bundle.active_path,
-      dbPath: dbPathOf(dir),
+      dbPath: historyDbPath(dir),
       port,
       trace: rt.globals.verbose ? (l) => console.error(l) : undefined,
     });
@@ -173,7 +172,7 @@ export async function dashboard(rt: Runtime): Promise<void> {
         downloaded: bundle.downloaded,
         active_path: bundle.active_path,
       },
-      db_path: dbPathOf(dir),
+      db_path: historyDbPath(dir),
       server: { url: server.url, port: server.port, pid: Deno.pid },
       email,
       sync,
@@ -221,7 +220,7 @@ export async function syncOnly(rt: Runtime): Promise<void> {
   try {
     const out = await runSync(rt, dir, progress, interrupt.signal);
     await rt.emit(
-      { stats_dir: dir, db_path: dbPathOf(dir), email: out.email, sync: out.result },
+      { stats_dir: dir, db_path: historyDbPath(dir), email: out.email, sync: out.result },
       (d, ui) =>
         ui.table.renderRecord(
           {
@@ -243,7 +242,7 @@ export async function summaryCmd(rt: Runtime): Promise<void> {
   const { localSummary, summaryFilters } = await import("../stats/summary.ts");
   const filters = summaryFilters({ from: rt.opts.from, to: rt.opts.to, currency: rt.opts.currency });
   const dir = statsDir(rt);
-  const data = await localSummary(dbPathOf(dir), filters);
+  const data = await localSummary(historyDbPath(dir), filters);
   await rt.emit(data, (d, ui) => summaryTable(d, ui, rt.globals.locale));
 }
 

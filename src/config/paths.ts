@@ -56,3 +56,8 @@ export function sandboxPaths(real: Paths): Paths & { state: string } {
     state: join(dir, "state.json"),
   };
 }
+
+/** The order-history database inside a stats dir (spec: `<stats-dir>/db/svc-history.sqlite`). */
+export function historyDbPath(statsDir: string): string {
+  return join(statsDir, "db", "svc-history.sqlite");
+}

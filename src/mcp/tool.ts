@@ -5,7 +5,7 @@
  */
 
 import type { z } from "zod";
-import { SvcError } from "../core/errors.ts";
+import type { SvcError } from "../core/errors.ts";
 import type { CallContext } from "./runtime.ts";
 
 /** The toolsets in catalogue order (`--toolsets` names). */

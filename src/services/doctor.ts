@@ -8,9 +8,9 @@ import { jwtExpiry } from "../auth/tokens.ts";
 import type { Session } from "../auth/session.ts";
 import { type ConfigFile, readConfig } from "../config/store.ts";
 import { privacyWarnings } from "../config/privacy.ts";
-import { join } from "../core/pathstr.ts";
 import type { Gateway, ProbeResult } from "../gateway/client.ts";
 import type { HostName } from "../gateway/hosts.ts";
+import { historyDbPath } from "../config/paths.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
 
@@ -208,7 +208,7 @@ async function browserCheck(): Promise<Check> {
 }
 
 async function statsCheck(statsDir: string): Promise<Check> {
-  const db = join(statsDir, "db", "svc-history.sqlite");
+  const db = historyDbPath(statsDir);
   const dbInfo = await Deno.stat(db).catch(() => null);
   const { readState } = await import("../stats/bundle.ts");
   const state = await readState(statsDir).catch(() => ({} as { active_version?: string }));

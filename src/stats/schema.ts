@@ -9,8 +9,6 @@ import { DatabaseSync } from "node:sqlite";
 import { dirname } from "node:path";
 import { ensurePrivateDir } from "../config/files.ts";
 
-export const DB_FILE = "svc-history.sqlite";
-
 /** The DDL of history-db.md §1.1–1.2, table and index names verbatim. */
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS users (

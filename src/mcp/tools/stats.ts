@@ -7,7 +7,6 @@
  * saved and says so (retryable); the next call goes on from there.
  */
 
-import { join } from "node:path";
 import { z } from "zod";
 import { SvcError } from "../../core/errors.ts";
 import { GROUPINGS, localGroups, localSummary, summaryFilters } from "../../stats/summary.ts";
@@ -22,6 +21,7 @@ import {
 import { tool, type Toolset } from "../tool.ts";
 import { nint, nstr } from "../schemas.ts";
 import type { CallContext } from "../runtime.ts";
+import { historyDbPath } from "../../config/paths.ts";
 
 /** Reads the order history (syncing it into the local file first when needed); changes nothing upstream. */
 const HISTORY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
@@ -37,7 +37,7 @@ const range = {
 function dbPath(call: CallContext): string {
   const dir = call.settings.paths.stats;
   if (!dir) throw new SvcError("SVC_STATS_ENV_ERROR", "no stats directory (HOME is not set)");
-  return join(dir, "db", "svc-history.sqlite");
+  return historyDbPath(dir);
 }
 
 /** Progress notifications at most this often (the last one always goes). */
