@@ -5,20 +5,8 @@
  */
 
 import assert from "node:assert/strict";
-import {
-  ADDRESS_LABELS,
-  ADDRESS_TYPES,
-  DETAIL_SECTIONS,
-  MENU_SORTS,
-  TOOLSETS,
-  VENUE_SORTS,
-  VENUE_TYPES,
-} from "../src/cli/commands.ts";
-import * as addresses from "../src/services/addresses.ts";
 import * as discovery from "../src/services/discovery.ts";
-import * as menuRequest from "../src/services/menu_request.ts";
-import * as venueConstants from "../src/services/venue_constants.ts";
-import { TOOLSET_NAMES } from "../src/mcp/tool.ts";
+import * as vocab from "../src/core/vocab.ts";
 import { ROOT } from "../src/cli/commands.ts";
 import { type Cmd, flagsOf } from "../src/cli/spec.ts";
 import { withEnv } from "./helpers.ts";
@@ -89,7 +77,7 @@ Deno.test("bash completions: commands, aliases in both layouts, flags, flag valu
       ["svc top --capt", (g) => assert.deepEqual(g, ["--capture"])],
       ["svc cart ", (g) => assert.deepEqual(g, ["add", "clear", "count", "remove", "show"])],
       ["svc venue ", (g) => assert.deepEqual(g, ["categories", "hours", "item", "menu"])],
-      ["svc venues --sort ", (g) => assert.deepEqual(g, [...VENUE_SORTS].sort())],
+      ["svc venues --sort ", (g) => assert.deepEqual(g, [...vocab.VENUE_SORTS].sort())],
       ["svc venues --ty", (g) => assert.deepEqual(g, ["--type"])],
       ["svc --format ", (g) => assert.deepEqual(g, ["json", "table", "yaml"])],
       ["svc top --format=", (g) => assert.deepEqual(g, ["json", "table", "yaml"])],
@@ -109,7 +97,7 @@ Deno.test("bash completions: commands, aliases in both layouts, flags, flag valu
       ["svc help car", (g) => assert.deepEqual(g, ["cart"])],
       ["svc help cart a", (g) => assert.deepEqual(g, ["add"])],
       ["svc completions ", (g) => assert.deepEqual(g, [])],
-      ["svc account addresses add --type ", (g) => assert.deepEqual(g, [...ADDRESS_TYPES].sort())],
+      ["svc account addresses add --type ", (g) => assert.deepEqual(g, [...vocab.ADDRESS_TYPES].sort())],
     ];
     for (const [line, check] of cases) {
       const got = await bashComplete(file, line);
@@ -196,12 +184,24 @@ Deno.test("an unknown shell is a usage error with a suggestion; --json wraps the
   });
 });
 
-Deno.test("the tree's value lists are the ones the services validate", () => {
-  assert.deepEqual([...VENUE_TYPES], [...discovery.VENUE_TYPES]);
-  for (const key of VENUE_SORTS) assert.ok(key in discovery.SORT_KEYS, `--sort ${key} is accepted`);
-  assert.deepEqual([...MENU_SORTS], [...menuRequest.MENU_SORTS]);
-  assert.deepEqual([...DETAIL_SECTIONS], [...venueConstants.DETAIL_SECTIONS]);
-  assert.deepEqual([...ADDRESS_TYPES], [...addresses.ADDRESS_TYPES]);
-  assert.deepEqual([...ADDRESS_LABELS], [...addresses.ADDRESS_LABELS]);
-  assert.deepEqual([...TOOLSETS], [...TOOLSET_NAMES]);
+Deno.test("the tree's value lists are the vocabulary the services validate with", () => {
+  // Every closed list a flag offers is one of core/vocab.ts's lists (the very array, not a copy),
+  // apart from the lists that belong to the CLI or the sandbox themselves.
+  const lists = new Set<readonly unknown[]>(Object.values(vocab).filter(Array.isArray));
+  const own = new Set(["format", "shell", "page", "color", "show-highlights"]);
+  const seen = new Set<string>();
+  const walk = (cmd: Cmd, words: string[]) => {
+    for (const f of cmd.flags ?? []) {
+      if (!f.choices || own.has(f.name) || words[0] === "sandbox") continue;
+      assert.ok(lists.has(f.choices), `svc ${words.join(" ")} --${f.name} offers a vocabulary list`);
+      seen.add(f.name);
+    }
+    for (const c of cmd.commands ?? []) walk(c, [...words, c.name]);
+  };
+  walk(ROOT, []);
+  for (const f of ["type", "sort", "include", "label", "delivery-mode", "toolsets"]) {
+    assert.ok(seen.has(f), `--${f} checked`);
+  }
+  // Venue sorts: each listed key is accepted (the service adds aliases such as \`fee\`).
+  for (const key of vocab.VENUE_SORTS) assert.ok(key in discovery.SORT_KEYS, `--sort ${key} is accepted`);
 });

@@ -21,7 +21,7 @@ import type { ServiceContext } from "../src/services/context.ts";
 import type { ResolvedLocation } from "../src/services/location.ts";
 import { geocode, resolveLocation } from "../src/services/location.ts";
 import * as discovery from "../src/services/discovery.ts";
-import { DETAIL_SECTIONS, venueCategories, venueDetails, venueHours } from "../src/services/venue.ts";
+import { venueCategories, venueDetails, venueHours } from "../src/services/venue.ts";
 import { type MenuRequest, venueItem, venueMenu } from "../src/services/menu.ts";
 import { basketCount } from "../src/services/cart.ts";
 import { cartState } from "../src/services/cart_state.ts";
@@ -46,6 +46,7 @@ import {
   type TypeMap,
 } from "./support/fuzz.ts";
 import { fakeJwt, FIXTURES, PREFIX } from "./fixture_server.ts";
+import { DETAIL_SECTIONS } from "../src/core/vocab.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;

@@ -10,7 +10,7 @@ import { legendLine, venueTable } from "./discovery.ts";
 import type { Cell, Column } from "../output/table.ts";
 import { tableTime } from "../output/format.ts";
 import { recordCells } from "../output/labels.ts";
-import { PROFILE_PARTS, type ProfilePart, profileSummary } from "../services/profile.ts";
+import { profileSummary } from "../services/profile.ts";
 import {
   listOrders,
   ORDER_LIMIT_MAX,
@@ -40,6 +40,7 @@ import {
   setFavorite,
 } from "../services/favorites.ts";
 import { invalidChoice } from "../core/suggest.ts";
+import { PROFILE_PARTS, type ProfilePart } from "../core/vocab.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 

@@ -6,12 +6,13 @@ import { basketVenueKey, isUrl, parseItemRef } from "../core/refs.ts";
 import { type CartState, cartState } from "../services/cart_state.ts";
 import { clearArgs, removeArgs } from "../services/cart_set.ts";
 import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../services/cart_add.ts";
-import { type CheckoutPreview, checkoutPreview, type DeliveryMode } from "../services/checkout.ts";
+import { type CheckoutPreview, checkoutPreview } from "../services/checkout.ts";
 import { basketCount, clearBaskets, nothingCleared, removeItem } from "../services/cart.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import { parseIntFlag, parseMinorFlag } from "./options.ts";
 import { invalidChoice } from "../core/suggest.ts";
 import { DEFAULT_PROFILE } from "../config/store.ts";
+import { DELIVERY_MODES, type DeliveryMode, TOP_LEVEL_MODES } from "../core/vocab.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 
@@ -288,5 +289,5 @@ export async function runClear(rt: Runtime): Promise<void> {
       ));
 }
 
-export const runCheckout = checkoutHandler(["standard", "priority"]);
-export const runCheckoutPreview = checkoutHandler(["standard", "priority", "schedule"]);
+export const runCheckout = checkoutHandler(TOP_LEVEL_MODES);
+export const runCheckoutPreview = checkoutHandler(DELIVERY_MODES);

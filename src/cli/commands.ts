@@ -7,17 +7,20 @@
  */
 
 import { RETIRABLE_PAGES, RETIRE_STATUSES } from "../sandbox/types.ts";
-import { ORDER_STATUSES } from "../core/order_status.ts";
-
-// Value lists for help and completions. The services own validation (with aliases such as
-// `--sort fee`); tests/completions_test.ts keeps these in step with them.
-export const VENUE_TYPES = ["restaurant", "grocery", "pharmacy", "retail"] as const;
-export const VENUE_SORTS = ["recommended", "distance", "rating", "delivery_price", "delivery_time"] as const;
-export const MENU_SORTS = ["recommended", "price", "name"] as const;
-export const DETAIL_SECTIONS = ["hours", "tags", "rating", "fees"] as const;
-export const ADDRESS_TYPES = ["apartment", "office", "house", "outdoor", "other"] as const;
-export const ADDRESS_LABELS = ["home", "work", "other"] as const;
-export const TOOLSETS = ["account", "discovery", "venue", "cart", "checkout", "stats"] as const;
+// Value lists for help and completions come from the one vocabulary the services validate with.
+import {
+  ADDRESS_LABELS,
+  ADDRESS_TYPES,
+  DELIVERY_MODES,
+  DETAIL_SECTIONS,
+  MENU_SORTS,
+  ORDER_STATUSES,
+  PROFILE_PARTS,
+  TOOLSET_NAMES,
+  TOP_LEVEL_MODES,
+  VENUE_SORTS,
+  VENUE_TYPES,
+} from "../core/vocab.ts";
 import { type Cmd, type Flag, paging, SHOW_HIGHLIGHTS } from "./spec.ts";
 import { BADGE_HELP } from "../output/badges.ts";
 
@@ -310,7 +313,7 @@ const favorites = (parent: string, hiddenList = false): Cmd => ({
 const INCLUDE_PROFILE: Flag = {
   name: "include",
   value: "parts",
-  choices: ["personal", "settings"],
+  choices: PROFILE_PARTS,
   help: "extra sections: personal,settings",
 };
 
@@ -680,7 +683,7 @@ const checkout: Cmd = {
   section: "Basket and checkout",
   location: true,
   auth: true,
-  flags: checkoutFlags(["standard", "priority"]),
+  flags: checkoutFlags(TOP_LEVEL_MODES),
   run: ["cart", "runCheckout"],
   examples: ["svc checkout", "svc checkout --delivery-mode priority --tip 200", "svc checkout --json"],
   commands: [{
@@ -688,7 +691,7 @@ const checkout: Cmd = {
     help: "preview checkout totals (never places an order)",
     location: true,
     auth: true,
-    flags: checkoutFlags(["standard", "priority", "schedule"]),
+    flags: checkoutFlags(DELIVERY_MODES),
     run: ["cart", "runCheckoutPreview"],
     examples: ["svc checkout preview --delivery-mode schedule"],
   }],
@@ -749,8 +752,8 @@ const MCP_SELECTION: Flag[] = [
   {
     name: "toolsets",
     value: "list",
-    choices: TOOLSETS,
-    help: `comma-separated: ${TOOLSETS.join(",")} (default: all)`,
+    choices: TOOLSET_NAMES,
+    help: `comma-separated: ${TOOLSET_NAMES.join(",")} (default: all)`,
   },
 ];
 

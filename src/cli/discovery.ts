@@ -11,7 +11,6 @@ import {
   searchItems,
   SORT_KEYS,
   top,
-  VENUE_TYPES,
   venueCategories,
   venues,
 } from "../services/discovery.ts";
@@ -24,6 +23,7 @@ import type { Runtime, TableRenderer } from "./runtime.ts";
 import { parseIntFlag, parseMinorFlag } from "./options.ts";
 import { parseChoice, parseNumberFlag, parsePaging, parseShowHighlights, requireText } from "./paging.ts";
 import { invalidChoice } from "../core/suggest.ts";
+import { VENUE_TYPES } from "../core/vocab.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 

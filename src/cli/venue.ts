@@ -5,7 +5,6 @@ import type { Money } from "../core/money.ts";
 import { type ItemRef, parseVenueRef, venueItemRefs, type VenueRef } from "../core/refs.ts";
 import type { MenuItem, MenuRequest, OptionGroup, VenueItemDetail, VenueMenu } from "../services/menu.ts";
 import type { VenueCategories, VenueDetails, VenueHours } from "../services/venue.ts";
-import { DETAIL_SECTIONS, type DetailSection, WEEKDAYS } from "../services/venue_constants.ts";
 import type { ResolvedLocation } from "../services/location.ts";
 import { parsePaging } from "./paging.ts";
 import { menuRequest } from "../services/menu_request.ts";
@@ -15,6 +14,7 @@ import { parseMinorFlag } from "./options.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import type { Column } from "../output/table.ts";
 import { invalidChoice } from "../core/suggest.ts";
+import { DETAIL_SECTIONS, type DetailSection, WEEKDAYS } from "../core/vocab.ts";
 
 const invalid = (message: string) => new SvcError("SVC_INVALID_ARGUMENT", message);
 

@@ -5,7 +5,8 @@
  */
 
 import { z } from "zod";
-import type { Annotations, ToolDef, ToolsetName } from "./tool.ts";
+import type { Annotations, ToolDef } from "./tool.ts";
+import type { ToolsetName } from "../core/vocab.ts";
 
 /**
  * Most characters the whole `tools/list` answer may take with every toolset. Raised from 30,000 when

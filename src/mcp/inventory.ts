@@ -6,7 +6,8 @@
 
 import { SvcError } from "../core/errors.ts";
 import { invalidChoice } from "../core/suggest.ts";
-import { type ToolDef, type Toolset, TOOLSET_NAMES, type ToolsetName } from "./tool.ts";
+import { type ToolDef, type Toolset } from "./tool.ts";
+import { TOOLSET_NAMES, type ToolsetName } from "../core/vocab.ts";
 
 /**
  * Toolsets in catalogue order. Each loads lazily (zod and the services it wraps). `null`: a slot

@@ -9,7 +9,8 @@
 import type { ListedTool } from "./catalogue.ts";
 import { CATALOGUE } from "./catalogue.gen.ts";
 import { AVAILABLE_TOOLSETS, loadToolset, type Selection } from "./inventory.ts";
-import { type ToolDef, TOOLSET_NAMES, type ToolsetName } from "./tool.ts";
+import { type ToolDef } from "./tool.ts";
+import { TOOLSET_NAMES, type ToolsetName } from "../core/vocab.ts";
 
 /** Why a tool name is not served: not a tool at all, or removed by the server's own flags. */
 export interface Refusal {

@@ -7,10 +7,7 @@
 import type { z } from "zod";
 import type { SvcError } from "../core/errors.ts";
 import type { CallContext } from "./runtime.ts";
-
-/** The toolsets in catalogue order (`--toolsets` names). */
-export const TOOLSET_NAMES = ["account", "discovery", "venue", "cart", "checkout", "stats"] as const;
-export type ToolsetName = typeof TOOLSET_NAMES[number];
+import type { ToolsetName } from "../core/vocab.ts";
 
 /** MCP tool annotations, always all four (hosts that ignore defaults see the truth). */
 export interface Annotations {

@@ -14,11 +14,7 @@ import { countryOf, fetchUser } from "./profile.ts";
 import { invalidChoice } from "../core/suggest.ts";
 import { changedError, EMPTY_COUNTRY, requireShape, shapeChange, UPSTREAM } from "../gateway/shapes.ts";
 import { afterChange, sendChange } from "./change.ts";
-
-export const ADDRESS_TYPES = ["apartment", "office", "house", "outdoor", "other"] as const;
-export const ADDRESS_LABELS = ["home", "work", "other"] as const;
-export type AddressType = typeof ADDRESS_TYPES[number];
-export type AddressLabel = typeof ADDRESS_LABELS[number];
+import { ADDRESS_LABELS, ADDRESS_TYPES, type AddressLabel, type AddressType } from "../core/vocab.ts";
 
 const INFO = "/v2/delivery/info";
 

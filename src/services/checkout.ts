@@ -14,14 +14,10 @@ import { assortmentRoot, MAX_CATEGORY_DEPTH } from "./venue.ts";
 import { requireShape } from "../gateway/shapes.ts";
 import { closedText, type Opening, venueOpening } from "./opening.ts";
 import { blockedReasons } from "./checkout_explain.ts";
-
-export type DeliveryMode = "standard" | "priority" | "schedule";
+import { type DeliveryMode, TOP_LEVEL_MODES } from "../core/vocab.ts";
 
 /** The delivery method a preview prices: home delivery (takeaway is another method, never a mode). */
 export const PRICED_METHOD = "homedelivery";
-
-/** The `--delivery-mode` values of the top-level layout (and the MCP tool's `delivery_mode`). */
-export const TOP_LEVEL_MODES: readonly DeliveryMode[] = ["standard", "priority"];
 
 export interface DeliveryConfig {
   /** The config's schedule slug ("standard", "priority"): the delivery mode. */

@@ -12,6 +12,7 @@ import { campaignsOf, discountedDeliveryFee } from "./campaigns.ts";
 import { dynamicPage, dynamicPromotions } from "./venue.ts";
 import { frontFeed } from "./venue_lookup.ts";
 import { requireShape } from "../gateway/shapes.ts";
+import type { VenueSort } from "../core/vocab.ts";
 
 export type { PageInfo, Paging };
 
@@ -221,13 +222,7 @@ export async function top(
   return { location: locationInfo(loc), ...info, venues: rows };
 }
 
-/** Venue types `venues --type` filters on (the rows' product line). */
-export const VENUE_TYPES = ["restaurant", "grocery", "pharmacy", "retail"] as const;
-
-export const SORT_KEYS: Record<
-  string,
-  "recommended" | "distance" | "rating" | "delivery_price" | "delivery_time"
-> = {
+export const SORT_KEYS: Record<string, VenueSort> = {
   "recommended": "recommended",
   "distance": "distance",
   "rating": "rating",
@@ -238,8 +233,6 @@ export const SORT_KEYS: Record<
   "delivery-time": "delivery_time",
   "delivery": "delivery_time",
 };
-
-export type VenueSort = (typeof SORT_KEYS)[string];
 
 export interface VenuesOptions {
   query?: string;

@@ -11,7 +11,7 @@
  */
 
 import { arr, num, obj, str } from "./context.ts";
-import { type Weekday, WEEKDAYS } from "./venue_constants.ts";
+import { type Weekday, WEEKDAYS } from "../core/vocab.ts";
 
 export interface HoursRow {
   day: Weekday;

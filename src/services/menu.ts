@@ -28,6 +28,7 @@ import type { VenueStatic } from "./venue_lookup.ts";
 import { campaignsOf } from "./campaigns.ts";
 import { type PageInfo, paginate, type Paging } from "./paging.ts";
 import { requireShape } from "../gateway/shapes.ts";
+import type { MenuSort } from "../core/vocab.ts";
 
 /** Upper bound of ids per `assortment/items` request. */
 export const ITEM_BATCH_SIZE = 80;
@@ -113,7 +114,6 @@ export interface MenuItem {
 }
 
 export type Completeness = "complete" | "partial" | "unavailable" | "unknown";
-export type MenuSort = "recommended" | "price" | "name";
 
 export interface MenuFilters {
   min_price: number | null;

@@ -4,11 +4,10 @@
  */
 
 import { SvcError } from "../core/errors.ts";
-import type { MenuRequest, MenuSort } from "./menu.ts";
+import type { MenuRequest } from "./menu.ts";
 import type { Paging } from "./paging.ts";
 import { invalidChoice } from "../core/suggest.ts";
-
-export const MENU_SORTS: readonly MenuSort[] = ["recommended", "price", "name"];
+import { MENU_SORTS, type MenuSort } from "../core/vocab.ts";
 
 /** Menu inputs of any caller (CLI flags or MCP tool arguments), amounts already in whole minor units. */
 export interface MenuInput extends Paging {

@@ -2,15 +2,14 @@
 
 import { SvcError } from "../core/errors.ts";
 import { type Money, money } from "../core/money.ts";
-import { ORDER_STATUSES } from "../core/order_status.ts";
 import { arr, bool, type Json, num, obj, type ServiceContext, str } from "./context.ts";
 import { requireShape } from "../gateway/shapes.ts";
+import { ORDER_STATUSES } from "../core/vocab.ts";
 
 /**
  * Statuses seen in order-history payloads (the sandbox's). Upstream may send others, so `--status`
  * takes any value (case-insensitive) and only warns when it is not one of these.
  */
-export { ORDER_STATUSES };
 
 /**
  * A status filter as given: trimmed and lower-cased, never empty. Any value is accepted (upstream may

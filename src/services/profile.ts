@@ -3,9 +3,7 @@
 import { oid } from "../core/ids.ts";
 import { type Json, obj, type ServiceContext, str } from "./context.ts";
 import { optionalChanges, optionalWarning, requireShape } from "../gateway/shapes.ts";
-
-export const PROFILE_PARTS = ["personal", "settings"] as const;
-export type ProfilePart = typeof PROFILE_PARTS[number];
+import type { ProfilePart } from "../core/vocab.ts";
 
 export interface ProfileSummary {
   user_id: string | null;

@@ -22,11 +22,10 @@ import {
   promotionInfo,
 } from "./campaigns.ts";
 import { type PageInfo, paginate, type Paging } from "./paging.ts";
-import { DETAIL_SECTIONS, type DetailSection, type Weekday, WEEKDAYS } from "./venue_constants.ts";
 import { type HoursRow, type ParsedHours, parseHours } from "./hours.ts";
 import { requireShape } from "../gateway/shapes.ts";
+import { type DetailSection, type Weekday, WEEKDAYS } from "../core/vocab.ts";
 
-export { DETAIL_SECTIONS, WEEKDAYS };
 export type { DetailSection, HoursRow, ParsedHours, Weekday };
 
 /**

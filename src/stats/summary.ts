@@ -15,6 +15,7 @@ import {
   weekdayHour,
 } from "./queries.ts";
 import { ensureSchema } from "./schema.ts";
+import type { Grouping } from "../core/vocab.ts";
 
 /** node:sqlite as the queries' adapter. */
 export function nodeSqliteDb(db: DatabaseSync): SqlDb {
@@ -75,9 +76,6 @@ export function summaryFilters(raw: { from?: unknown; to?: unknown; currency?: u
 export function localSummary(dbPath: string, f: Filters): Promise<Summary> {
   return onLocalDb(dbPath, (db) => summary(db, f));
 }
-
-export const GROUPINGS = ["month", "venue", "item", "weekday"] as const;
-export type Grouping = typeof GROUPINGS[number];
 
 /** One group of counted orders; amounts per currency, never converted. */
 export interface GroupRow {

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { parseVenueRef } from "../../core/refs.ts";
 import { authStatus } from "../../services/account.ts";
-import { PROFILE_PARTS, profileSummary } from "../../services/profile.ts";
+import { profileSummary } from "../../services/profile.ts";
 import {
   listOrders,
   ORDER_LIMIT_MAX,
@@ -31,6 +31,7 @@ import {
   venueArg,
   VenueRow,
 } from "../schemas.ts";
+import { PROFILE_PARTS } from "../../core/vocab.ts";
 
 const status = tool({
   name: "svc_status_get",

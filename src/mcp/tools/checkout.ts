@@ -6,10 +6,11 @@
 import { z } from "zod";
 import { SvcError } from "../../core/errors.ts";
 import { basketVenueKey } from "../../core/refs.ts";
-import { checkoutPreview, TOP_LEVEL_MODES } from "../../services/checkout.ts";
+import { checkoutPreview } from "../../services/checkout.ts";
 import { explainCheckout } from "../../services/checkout_explain.ts";
 import { READ, tool, type Toolset } from "../tool.ts";
 import { location, minor, nMoney, nstr, text, venueArg } from "../schemas.ts";
+import { TOP_LEVEL_MODES } from "../../core/vocab.ts";
 
 const PriceLine = z.object({ label: z.string(), amount: nMoney }).meta({ id: "PriceLine" });
 
@@ -21,7 +22,7 @@ const preview = tool({
   toolset: "checkout",
   input: z.strictObject({
     venue: venueArg.optional().describe("whose basket: slug, id or URL"),
-    delivery_mode: z.enum(["standard", "priority"]).default("standard").describe("mode to quote"),
+    delivery_mode: z.enum(TOP_LEVEL_MODES).default("standard").describe("mode to quote"),
     tip: minor("courier tip").optional(),
     promo_code: text("promotion id").optional(),
     ...location,

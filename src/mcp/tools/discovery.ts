@@ -6,7 +6,6 @@ import {
   ITEM_SEARCH_CAP,
   MATCH_FIELDS,
   searchItems,
-  VENUE_TYPES,
   venueCategories,
   venues,
 } from "../../services/discovery.ts";
@@ -28,6 +27,7 @@ import {
   VenueRow,
   venueRow,
 } from "../schemas.ts";
+import { VENUE_SORTS, VENUE_TYPES } from "../../core/vocab.ts";
 
 const feedTool = tool({
   name: "svc_feed_get",
@@ -76,7 +76,7 @@ const venuesTool = tool({
     query: text("name, slug, tag, tagline or menu item").optional(),
     type: z.enum(VENUE_TYPES).optional().describe("kind of venue"),
     category: text("see svc_categories_list").optional(),
-    sort: z.enum(["recommended", "distance", "rating", "delivery_price", "delivery_time"]).default(
+    sort: z.enum(VENUE_SORTS).default(
       "recommended",
     ).describe("order of rows"),
     open_now: flag("open ones only"),

@@ -2,8 +2,7 @@
 
 import { z } from "zod";
 import { parseVenueRef, venueItemRefs } from "../../core/refs.ts";
-import { DETAIL_SECTIONS } from "../../services/venue_constants.ts";
-import { MENU_SORTS, menuRequest } from "../../services/menu_request.ts";
+import { menuRequest } from "../../services/menu_request.ts";
 import { venueCategories, venueDetails } from "../../services/venue.ts";
 import { venueItem, venueMenu } from "../../services/menu.ts";
 import { READ, tool, type Toolset } from "../tool.ts";
@@ -24,6 +23,7 @@ import {
   text,
   venueArg,
 } from "../schemas.ts";
+import { DETAIL_SECTIONS, MENU_SORTS } from "../../core/vocab.ts";
 
 const detailTool = tool({
   name: "svc_venue_get",
@@ -107,7 +107,7 @@ const menuTool = tool({
     category: text("slug from svc_venue_categories").optional(),
     full_catalog: flag("all categories of a partial menu (slow)"),
     include_options: flag("each item's option groups"),
-    sort: z.enum(MENU_SORTS as [string, ...string[]]).default("recommended").describe("order of items"),
+    sort: z.enum(MENU_SORTS).default("recommended").describe("order of items"),
     min_price: minor("lowest price").optional(),
     max_price: minor("highest price").optional(),
     hide_sold_out: flag("orderable items only"),
