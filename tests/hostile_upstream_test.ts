@@ -5,7 +5,8 @@
  */
 
 import assert from "node:assert/strict";
-import { Gateway, MAX_REDIRECTS } from "../src/gateway/client.ts";
+import { Gateway } from "../src/gateway/client.ts";
+import { MAX_REDIRECTS } from "../src/gateway/redirects.ts";
 import type { Hosts } from "../src/gateway/hosts.ts";
 import { downloadToFile } from "../src/gateway/download.ts";
 import { MAX_BUNDLE_BYTES } from "../src/stats/bundle.ts";

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { assertNotPlacement } from "../src/gateway/client.ts";
+import { assertNotPlacement } from "../src/gateway/redirects.ts";
 import { ROOT } from "./helpers.ts";
 
 Deno.test("the gateway refuses writes to order-placement paths", () => {

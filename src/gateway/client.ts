@@ -1,6 +1,8 @@
 /**
  * The one HTTP client for every upstream host: common headers, timeouts, bounded retries for
- * idempotent requests, status → error-code mapping, and a redacted request trace.
+ * idempotent requests, and a redacted request trace. Its parts: redirects.ts (hops and the placement
+ * guard), body.ts (capped reads, JSON decoding), status.ts (status → error code, retry statuses),
+ * wire.ts (writes on their own connection).
  *
  * Network safety (README "Network safety"):
  * - Redirects are never followed for writes; a GET follows at most MAX_REDIRECTS hops, each hop's URL
@@ -25,19 +27,17 @@ import {
 } from "../core/errors.ts";
 import type { HostName, Hosts } from "./hosts.ts";
 import { DEFAULT_TIMEOUT_MS, duration } from "./limits.ts";
-import { deeperThan, MAX_JSON_DEPTH } from "./depth.ts";
 import { redact, redactText, redactValues, secretForms } from "./redact.ts";
 import { sendOnce, WireError } from "./wire.ts";
 import { USER_AGENT } from "../version.ts";
 import type { CaptureSink } from "./capture.ts";
+import { decodeJson, readCapped, sizeLabel } from "./body.ts";
+import { assertNotPlacement, nextHop, REDIRECT_STATUSES } from "./redirects.ts";
+import { parseRetryAfter, RETRY_STATUSES, statusError } from "./status.ts";
 
 export const CLIENT_VERSION = "1.16.79";
 const MAX_ATTEMPTS = 3;
 const MAX_RETRY_WAIT_MS = 10_000;
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-/** Redirect hops a GET may follow. */
-export const MAX_REDIRECTS = 5;
 /** Default cap on a decoded (decompressed) response body. */
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** The cap for a venue's whole menu (the assortment root), the largest page svc reads. */
@@ -134,14 +134,6 @@ export interface GatewayOptions {
   onAnswer?: () => void;
 }
 
-function parseRetryAfter(value: string | null): number | undefined {
-  if (!value) return undefined;
-  const secs = Number(value.trim());
-  if (Number.isFinite(secs) && secs >= 0) return Math.round(secs * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
 /** Sleeps `ms`, or less when `signal` aborts first. */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -155,98 +147,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** The `msg`/`message` of a JSON error body, shortened (no raw bodies in messages); redacted by the caller. */
-function upstreamMessage(text: string): string | undefined {
-  try {
-    const body = JSON.parse(text);
-    const msg = body?.msg ?? body?.message ?? body?.error?.message;
-    return typeof msg === "string" && msg.trim() ? msg.trim() : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Reads a body as a stream up to `cap` decoded bytes. `over` is true when there was more: reading then
- * stops and the rest is cancelled, so a huge or decompression-bomb body never sits in memory.
- */
-export async function readCapped(res: Response, cap: number): Promise<{ bytes: Uint8Array; over: boolean }> {
-  const declared = Number(res.headers.get("content-length") ?? NaN);
-  if (!res.headers.has("content-encoding") && declared > cap) {
-    await res.body?.cancel().catch(() => {});
-    return { bytes: new Uint8Array(0), over: true };
-  }
-  if (!res.body) return { bytes: new Uint8Array(0), over: false };
-  // Chunks are copied into one growing buffer as they come: a chunk may be a view of a larger backing
-  // store, and keeping thousands of them alive would cost many times the bytes they show.
-  let buf = new Uint8Array(Math.min(cap, declared > 0 ? declared : 64 * 1024));
-  let total = 0;
-  let over = false;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const take = Math.min(value.length, cap - total);
-    if (total + take > buf.length) {
-      const grown = new Uint8Array(Math.min(cap, Math.max(buf.length * 2, total + take)));
-      grown.set(buf.subarray(0, total));
-      buf = grown;
-    }
-    buf.set(value.subarray(0, take), total);
-    total += take;
-    if (take < value.length) {
-      over = true;
-      await reader.cancel().catch(() => {});
-      break;
-    }
-  }
-  return { bytes: buf.subarray(0, total), over };
-}
-
-/** "800 ms", "1.5 s", "2 s", "2 min": a time limit as people write it. */
-function sizeLabel(bytes: number): string {
-  return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0
-    ? `${bytes / (1024 * 1024)} MiB`
-    : `${bytes} bytes`;
-}
-
 const withoutCredentials = (headers: Record<string, string>): Record<string, string> =>
   Object.fromEntries(Object.entries(headers).filter(([k]) => k !== "authorization" && k !== "cookie"));
-
-/** Path segments of order-placement endpoints; svc never places orders (spec §1.2). */
-const PLACEMENT_SEGMENT = /^(purchase|purchases|order|orders|place-order|checkout-submit)$/i;
-
-/**
- * Defence in depth: refuses any write to a path with an order-placement segment. (Order-history
- * reads are GETs; the checkout preview is `pages/checkout`, which has no such segment.)
- * With `redirect`, the path is a redirect hop the upstream chose: GETs are refused there too (only
- * order-history reads may carry such a segment), and the refusal is an upstream error.
- */
-export function assertNotPlacement(
-  spec: Pick<RequestSpec, "method" | "path">,
-  opts: { redirect?: boolean } = {},
-): void {
-  const path = spec.path.split(/[?#]/)[0];
-  const segments = path.split("/").map((seg) => {
-    try {
-      return decodeURIComponent(seg);
-    } catch {
-      return seg;
-    }
-  });
-  if (spec.method === "GET" && (!opts.redirect || segments.includes("order_history"))) return;
-  if (segments.some((seg) => PLACEMENT_SEGMENT.test(seg))) {
-    throw opts.redirect
-      ? new SvcError(
-        "SVC_UPSTREAM_ERROR",
-        `upstream redirected ${spec.method} to a possible order-placement endpoint (${path}); refused`,
-      )
-      : new SvcError(
-        "SVC_INTERNAL",
-        `refusing to call a possible order-placement endpoint (${spec.method} ${path})`,
-      );
-  }
-}
 
 type Outcome =
   | { kind: "http"; status: number; text: string; bytes: number; retryAfter?: number; headers: Headers }
@@ -510,7 +412,7 @@ export class Gateway {
       if (status >= 200 && status < 300) {
         let data: T;
         try {
-          data = this.decode<T>(spec, url, status, text);
+          data = decodeJson<T>(spec, status, text, () => this.errorDetails(spec, url, status, text), url);
         } catch (e) {
           throw inDoubt(e); // a change that was answered 2xx, unreadably
         }
@@ -558,7 +460,11 @@ export class Gateway {
         if (REDIRECT_STATUSES.has(res.status) && res.headers.has("location")) {
           await res.body?.cancel().catch(() => {});
           this.captured({ entry, started, url: current, headers: sendHeaders, body, res });
-          const next = this.followable(spec, current, res.status, res.headers.get("location")!, hop, took);
+          const next = (took(),
+            nextHop(spec, current, res.status, res.headers.get("location")!, hop, {
+              redact: (t) => this.redact(t),
+              trace: (l) => this.trace(l),
+            }));
           if (next.origin !== new URL(current).origin) sendHeaders = withoutCredentials(sendHeaders);
           current = next.href;
           continue;
@@ -653,54 +559,6 @@ export class Gateway {
     } catch { /* a capture never fails a request */ }
   }
 
-  /** The next hop of a redirect, or an SvcError: writes never follow, hops are bounded and guarded. */
-  private followable(
-    spec: RequestSpec,
-    current: string,
-    status: number,
-    location: string,
-    hop: number,
-    took: () => void,
-  ): URL {
-    took();
-    let next: URL | undefined;
-    try {
-      next = new URL(location, current);
-    } catch { /* reported below */ }
-    const shownFrom = this.redact(current);
-    const shownTo = next ? this.redact(next.href) : "(not a URL)";
-    this.trace(`[http] <- ${spec.method} ${shownFrom} status=${status} location=${shownTo}`);
-    const details = { status, method: spec.method, url: shownFrom, location: shownTo };
-    if (spec.method !== "GET") {
-      throw new SvcError(
-        "SVC_UPSTREAM_ERROR",
-        `upstream redirected ${spec.method} ${spec.path} (${status}); svc never follows a redirect of a write, so it was not sent again`,
-        { details, hint: "check the result with a read command before trying again" },
-      );
-    }
-    if (!next || (next.protocol !== "http:" && next.protocol !== "https:")) {
-      throw new SvcError(
-        "SVC_UPSTREAM_INVALID_RESPONSE",
-        `upstream redirected ${spec.method} ${spec.path} to an invalid location`,
-        { details },
-      );
-    }
-    if (hop + 1 > MAX_REDIRECTS) {
-      throw new SvcError(
-        "SVC_UPSTREAM_ERROR",
-        `upstream redirected ${spec.method} ${spec.path} more than ${MAX_REDIRECTS} times`,
-        { details },
-      );
-    }
-    try {
-      assertNotPlacement({ method: spec.method, path: next.pathname }, { redirect: true });
-    } catch (e) {
-      if (e instanceof SvcError) throw new SvcError(e.code, this.redact(e.message), { details });
-      throw e;
-    }
-    return next;
-  }
-
   /** Waits before a retry; false (no wait) when the wait would outlast the deadline. */
   private async backoff(attempt: number, retryAfter: number | undefined, why: string): Promise<boolean> {
     const wait = retryAfter ?? Math.round(200 * 2 ** (attempt - 1) + Math.random() * 100);
@@ -713,26 +571,15 @@ export class Gateway {
     return true;
   }
 
-  private decode<T>(spec: RequestSpec, url: string, status: number, text: string): T {
-    if (text.trim() === "") return null as T;
-    let data: T;
-    try {
-      data = JSON.parse(text) as T;
-    } catch {
-      throw new SvcError(
-        "SVC_UPSTREAM_INVALID_RESPONSE",
-        `upstream sent a response that is not valid JSON (${spec.method} ${spec.path})`,
-        { details: this.errorDetails(spec, url, status, text), retry: { retryable: true } },
-      );
-    }
-    if (deeperThan(data)) {
-      throw new SvcError(
-        "SVC_UPSTREAM_INVALID_RESPONSE",
-        `upstream sent a response nested deeper than ${MAX_JSON_DEPTH} levels (${spec.method} ${spec.path})`,
-        { details: { status, method: spec.method, url: redact(url) } },
-      );
-    }
-    return data;
+  private statusError(
+    spec: RequestSpec,
+    url: string,
+    status: number,
+    text: string,
+    retryAfter?: number,
+  ): SvcError {
+    const details = this.errorDetails(spec, url, status, text);
+    return statusError(spec, status, text, { details, redactText: (t) => this.redactText(t), retryAfter });
   }
 
   private errorDetails(
@@ -743,70 +590,5 @@ export class Gateway {
   ): Record<string, unknown> {
     const preview = this.redactText(text.replace(/\s+/g, " ").trim()).slice(0, 800);
     return { status, method: spec.method, url: this.redact(url), body_preview: preview };
-  }
-
-  private statusError(
-    spec: RequestSpec,
-    url: string,
-    status: number,
-    text: string,
-    retryAfter?: number,
-  ): SvcError {
-    const where = `${spec.method} ${spec.path}`;
-    const details = this.errorDetails(spec, url, status, text);
-    const lower = text.toLowerCase();
-    if (status === 403) {
-      return new SvcError("SVC_FORBIDDEN", `upstream refused access (403) for ${where}`, { details });
-    }
-    if (status === 404) {
-      return new SvcError("SVC_NOT_FOUND", `not found upstream (404) for ${where}`, { details });
-    }
-    if (status === 410) {
-      const outdated = /client version|outdated|update (your|the) app|upgrade/.test(lower);
-      return outdated
-        ? new SvcError(
-          "SVC_CLIENT_OUTDATED",
-          `upstream says this client version is outdated (410) for ${where}`,
-          {
-            details,
-            hint: "upgrade svc",
-          },
-        )
-        : new SvcError("SVC_UNSUPPORTED_ENDPOINT", `upstream retired this endpoint (410) for ${where}`, {
-          details,
-        });
-    }
-    if (status === 405 || status === 501) {
-      return new SvcError("SVC_UNSUPPORTED_ENDPOINT", `upstream does not support ${where} (${status})`, {
-        details,
-      });
-    }
-    if (status === 429) {
-      return new SvcError("SVC_RATE_LIMITED", `upstream rate limit reached (429) for ${where}`, {
-        details,
-        retry: { retryable: true, ...(retryAfter !== undefined ? { retry_after_ms: retryAfter } : {}) },
-        hint: "wait a moment and try again",
-      });
-    }
-    if ([408, 425, 500, 502, 503, 504].includes(status)) {
-      return new SvcError(
-        "SVC_UPSTREAM_TEMPORARY",
-        `upstream is temporarily unavailable (${status}) for ${where}`,
-        {
-          details,
-          retry: { retryable: true },
-        },
-      );
-    }
-    const message = upstreamMessage(text);
-    const said = message === undefined ? undefined : this.redactText(message).slice(0, 200);
-    return new SvcError(
-      "SVC_UPSTREAM_ERROR",
-      `upstream answered ${status} for ${where}${said ? `: ${said}` : ""}`,
-      {
-        details,
-        hint: "re-run with --verbose for the upstream response",
-      },
-    );
   }
 }

@@ -5,7 +5,7 @@
  */
 
 import { permissionDenied, SvcError } from "../core/errors.ts";
-import { assertNotPlacement } from "./client.ts";
+import { assertNotPlacement } from "./redirects.ts";
 import { redact } from "./redact.ts";
 import { USER_AGENT } from "../version.ts";
 
