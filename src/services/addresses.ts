@@ -15,13 +15,18 @@ import { invalidChoice } from "../core/suggest.ts";
 import { changedError, EMPTY_COUNTRY, requireShape, shapeChange, UPSTREAM } from "../gateway/shapes.ts";
 import { afterChange, sendChange } from "./change.ts";
 
+/** The address types upstream accepts (`--type`). */
 export const ADDRESS_TYPES = ["apartment", "office", "house", "outdoor", "other"] as const;
+/** The address labels upstream accepts (`--label`). */
 export const ADDRESS_LABELS = ["home", "work", "other"] as const;
+/** One of ADDRESS_TYPES. */
 export type AddressType = typeof ADDRESS_TYPES[number];
+/** One of ADDRESS_LABELS. */
 export type AddressLabel = typeof ADDRESS_LABELS[number];
 
 const INFO = "/v2/delivery/info";
 
+/** One address of the account's address book, as svc shows it. */
 export interface AddressEntry {
   address_id: string;
   /** home, work or other; null when upstream sends something else or nothing. */
@@ -45,6 +50,7 @@ export interface AddressEntry {
   upstream_default: boolean;
 }
 
+/** The account's addresses, with the one svc uses by default and the profile's own pointer. */
 export interface AddressList {
   addresses: AddressEntry[];
   count: number;
@@ -197,6 +203,10 @@ async function syncBook(local: LocalProfile, rows: Normalised[]): Promise<void> 
 // ---------------------------------------------------------------------------------------------
 // List
 
+/**
+ * The account's address book (refreshing the profile's local copies), with the default svc uses; a
+ * profile pointer to an address that is gone is a warning. `activeOnly` drops the inactive entries.
+ */
 export async function listAddresses(
   ctx: ServiceContext,
   local: LocalProfile,
@@ -243,6 +253,7 @@ export interface AddressInput {
   setDefaultProfile: boolean;
 }
 
+/** The address flags as given, before parseAddressInput checks them. */
 export interface RawAddressInput {
   address?: unknown;
   lat?: unknown;
@@ -273,6 +284,7 @@ function choice<T extends string>(name: string, raw: unknown, allowed: readonly 
 
 const DETAIL_KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
+/** `--detail key=value` flags as a map; SVC_INVALID_ARGUMENT for a bad or repeated key or an empty value. */
 export function parseDetails(raw: unknown): Record<string, string> {
   const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   const out: Record<string, string> = {};
@@ -293,6 +305,7 @@ export function parseDetails(raw: unknown): Record<string, string> {
   return out;
 }
 
+/** Validates the address flags before any call: a street text, coordinates, and known type and label. */
 export function parseAddressInput(raw: RawAddressInput): AddressInput {
   const address = typeof raw.address === "string" ? raw.address.trim() : "";
   if (!address) throw invalid("--address is required and must not be empty");
@@ -332,6 +345,7 @@ export function parseAddressId(raw: string): string {
 // ---------------------------------------------------------------------------------------------
 // Mutations
 
+/** The outcome of an address add or update. */
 export interface AddressWriteResult {
   mutation: "add" | "update";
   address: AddressEntry;
@@ -342,6 +356,7 @@ export interface AddressWriteResult {
   set_default_profile: boolean;
 }
 
+/** The outcome of an address removal. */
 export interface AddressRemoveResult {
   mutation: "remove";
   address_id: string;
@@ -562,6 +577,10 @@ async function saveWritten(
   };
 }
 
+/**
+ * Deletes an address of the account (SVC_NOT_FOUND when it has no such id), drops its local copy, and
+ * clears the profile's pointer when it named it (with a warning).
+ */
 export async function removeAddress(
   ctx: ServiceContext,
   local: LocalProfile,
@@ -599,6 +618,7 @@ export async function removeAddress(
 // ---------------------------------------------------------------------------------------------
 // Local-only: use, links
 
+/** The outcome of `addresses use`: the profile's pointer before and after. */
 export interface UseResult {
   svc_address_id: string;
   previous_svc_address_id: string | null;
@@ -607,10 +627,6 @@ export interface UseResult {
   street: string | null;
 }
 
-/**
- * Points `svc_address_id` at an address. The local copy answers without a call; an id it lacks is
- * looked up in the account's list (which refreshes the copy) before it is refused.
- */
 /**
  * Points `svc_address_id` at an address. The local copy answers without a call; an id it lacks is
  * looked up in the account's list (refreshing the copy) before it is refused. Nothing is written
@@ -653,6 +669,7 @@ async function accountRows(ctx: ServiceContext, id: string): Promise<Normalised[
   return rows;
 }
 
+/** Map links for an address, from its local copy. */
 export interface AddressLinks {
   address_id: string;
   street: string | null;

@@ -15,6 +15,7 @@ import { requireShape } from "../gateway/shapes.ts";
 import { closedText, type Opening, venueOpening } from "./opening.ts";
 import { blockedReasons } from "./checkout_explain.ts";
 
+/** A mode of home delivery a preview may ask for (`--delivery-mode`). */
 export type DeliveryMode = "standard" | "priority" | "schedule";
 
 /** The delivery method a preview prices: home delivery (takeaway is another method, never a mode). */
@@ -23,6 +24,7 @@ export const PRICED_METHOD = "homedelivery";
 /** The `--delivery-mode` values of the top-level layout (and the MCP tool's `delivery_mode`). */
 export const TOP_LEVEL_MODES: readonly DeliveryMode[] = ["standard", "priority"];
 
+/** One delivery option the checkout quote offers, with its estimate and price. */
 export interface DeliveryConfig {
   /** The config's schedule slug ("standard", "priority"): the delivery mode. */
   mode: string;
@@ -32,12 +34,14 @@ export interface DeliveryConfig {
   price: Money | null;
 }
 
+/** One priced row of the checkout quote (subtotal, a fee, a discount, the total). */
 export interface CheckoutRow {
   template: string;
   label: string | null;
   amount: Money | null;
 }
 
+/** What `checkout preview` reports: the quote for the selected basket, never an order. */
 export interface CheckoutPreview {
   preview_only: true;
   /** "blocked": the marketplace would not take this order now (see `blocked_reasons`). */
@@ -245,6 +249,7 @@ export function decideDeliveryMode(
   });
 }
 
+/** What a preview is asked for: the delivery mode, a tip, a promo code, and which basket. */
 export interface CheckoutOptions {
   mode: DeliveryMode;
   /** The values the caller's `--delivery-mode` takes, for the error (default: standard, priority). */
@@ -303,6 +308,11 @@ async function venueCountry(
   return iso3(basketCountry) ?? basketCountry;
 }
 
+/**
+ * Quotes the selected basket at `loc` from the checkout page (a POST that changes nothing upstream):
+ * payable amount, rows, delivery modes and what blocks purchasing. SVC_DELIVERY_MODE_UNAVAILABLE when the
+ * quote does not offer the mode asked for. Never places an order.
+ */
 export async function checkoutPreview(
   ctx: ServiceContext,
   loc: ResolvedLocation,

@@ -15,11 +15,13 @@ import { requireShape } from "../gateway/shapes.ts";
 
 export type { PageInfo, Paging };
 
+/** A brand tile of the home feed. */
 export interface BrandRow {
   name: string;
   slug: string | null;
 }
 
+/** One section of the home feed: its venues, or its brands. */
 export interface FeedSection {
   name: string;
   title: string;
@@ -29,6 +31,7 @@ export interface FeedSection {
   brands?: BrandRow[];
 }
 
+/** The location a discovery result was read at, and where it came from. */
 export interface LocationInfo {
   lat: number;
   lon: number;
@@ -36,6 +39,7 @@ export interface LocationInfo {
   label: string | null;
 }
 
+/** The LocationInfo of a resolved location. */
 export const locationInfo = (l: ResolvedLocation): LocationInfo => ({
   lat: l.lat,
   lon: l.lon,
@@ -139,6 +143,7 @@ function matches(r: VenueRow, q: TextQuery): boolean {
   return [r.name, r.tagline, r.top_offer, r.slug].some((f) => q.matches(f));
 }
 
+/** What `feed` keeps: how many sections, rows matching a query, how many rows per section. */
 export interface FeedOptions {
   sectionLimit?: number;
   query?: string;
@@ -146,6 +151,7 @@ export interface FeedOptions {
   perSection?: number;
 }
 
+/** The home feed at a location, section by section. */
 export interface FeedResult {
   city: string | null;
   location: LocationInfo;
@@ -153,6 +159,10 @@ export interface FeedResult {
   section_count: number;
 }
 
+/**
+ * The home feed at `loc`, in upstream order: sections without a row (after the query filter) are
+ * dropped, then cut to `sectionLimit` sections of `perSection` rows.
+ */
 export async function feed(
   ctx: ServiceContext,
   loc: ResolvedLocation,
@@ -200,13 +210,19 @@ export function flattenVenues(sections: RawSection[]): VenueListRow[] {
   return out;
 }
 
+/** A venue row with its rank in the home feed (1 = first). */
 export type RankedRow = VenueListRow & { rank: number };
 
+/** A page of the home feed's venues in rank order. */
 export interface TopResult extends PageInfo {
   location: LocationInfo;
   venues: RankedRow[];
 }
 
+/**
+ * The venues of the home feed in feed order, deduplicated and ranked, filtered by a name query and
+ * by membership (`woltPlus`), one page of them.
+ */
 export async function top(
   ctx: ServiceContext,
   loc: ResolvedLocation,
@@ -224,6 +240,7 @@ export async function top(
 /** Venue types `venues --type` filters on (the rows' product line). */
 export const VENUE_TYPES = ["restaurant", "grocery", "pharmacy", "retail"] as const;
 
+/** Each accepted spelling of a venue sort (aliases such as `fee`, `delivery-time`) and the sort it means. */
 export const SORT_KEYS: Record<
   string,
   "recommended" | "distance" | "rating" | "delivery_price" | "delivery_time"
@@ -239,8 +256,10 @@ export const SORT_KEYS: Record<
   "delivery": "delivery_time",
 };
 
+/** A venue sort, as SORT_KEYS names it. */
 export type VenueSort = (typeof SORT_KEYS)[string];
 
+/** The filters, sort, page and enrichment of a venue list. */
 export interface VenuesOptions {
   query?: string;
   type?: string;
@@ -263,8 +282,10 @@ export interface VenuesOptions {
 
 /** Why a venue is in a query's result, in this order. */
 export const MATCH_FIELDS = ["name", "slug", "tag", "tagline", "menu"] as const;
+/** One of MATCH_FIELDS. */
 export type MatchField = typeof MATCH_FIELDS[number];
 
+/** A venue row of a venue list, with why a query found it. */
 export type MatchedRow = VenueListRow & {
   /** The fields the query matched; null without a query. */
   matched_by: MatchField[] | null;
@@ -279,6 +300,7 @@ export interface MenuMatches {
   limit: number;
 }
 
+/** A page of venues near a location, filtered and sorted. */
 export interface VenuesResult extends PageInfo {
   location: LocationInfo;
   sort: VenueSort;
@@ -490,6 +512,11 @@ function tagCategories(rows: VenueListRow[]): TagCategory[] {
   );
 }
 
+/**
+ * The venues near `loc`, filtered, sorted and paged; a query also asks the item search in the same
+ * round trip to find venues by their menus (see VenuesOptions.match). `enrich` or `promotionsOnly` read
+ * each venue's live page for promotions, within ENRICH_BUDGET.
+ */
 export async function venues(
   ctx: ServiceContext,
   loc: ResolvedLocation,
@@ -578,12 +605,14 @@ export async function venues(
   };
 }
 
+/** A venue category (a tag of the feed's venues) with how many venues carry it. */
 export interface CategoryRow {
   slug: string;
   name: string;
   venue_count: number | null;
 }
 
+/** A page of the venue categories near a location. */
 export interface CategoriesResult extends PageInfo {
   location: LocationInfo;
   categories: CategoryRow[];
@@ -608,6 +637,7 @@ export async function venueCategories(
   return { location: locationInfo(loc), ...info, categories: rows };
 }
 
+/** One item the item search found, with its venue. */
 export interface ItemHit {
   global_rank: number;
   item_id: string;
@@ -630,6 +660,7 @@ export interface ItemHit {
   wolt_plus: boolean | null;
 }
 
+/** The hits of one venue in an item search, by their rank, and how to open its menu on them. */
 export interface VenueGroup {
   venue_id: string | null;
   venue_slug: string | null;
@@ -639,6 +670,7 @@ export interface VenueGroup {
   menu_query: { venue: string | null; query: string };
 }
 
+/** The item search's hits at a location, grouped by venue, with how complete they are. */
 export interface ItemSearchResult {
   query: string;
   location: LocationInfo;
@@ -654,8 +686,13 @@ export interface ItemSearchResult {
   upstream_cap_reached: boolean;
 }
 
+/** The most hits the item search returns for one query (`upstream_cap_reached`). */
 export const ITEM_SEARCH_CAP = 200;
 
+/**
+ * Items matching a query near `loc`, from the search endpoint (a read, retried), in upstream
+ * rank order, cut to `limit` and grouped by venue; `availableOnly` drops items marked unavailable.
+ */
 export async function searchItems(
   ctx: ServiceContext,
   loc: ResolvedLocation,

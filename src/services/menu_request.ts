@@ -8,6 +8,7 @@ import type { MenuRequest, MenuSort } from "./menu.ts";
 import type { Paging } from "./paging.ts";
 import { invalidChoice } from "../core/suggest.ts";
 
+/** The sorts a venue menu takes (`--sort`). */
 export const MENU_SORTS: readonly MenuSort[] = ["recommended", "price", "name"];
 
 /** Menu inputs of any caller (CLI flags or MCP tool arguments), amounts already in whole minor units. */

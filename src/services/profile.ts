@@ -4,9 +4,12 @@ import { oid } from "../core/ids.ts";
 import { type Json, obj, type ServiceContext, str } from "./context.ts";
 import { optionalChanges, optionalWarning, requireShape } from "../gateway/shapes.ts";
 
+/** The optional parts of the profile summary (`--include`). */
 export const PROFILE_PARTS = ["personal", "settings"] as const;
+/** One of PROFILE_PARTS. */
 export type ProfilePart = typeof PROFILE_PARTS[number];
 
+/** The user's profile as svc shows it: contact details masked, the optional parts when asked for. */
 export interface ProfileSummary {
   user_id: string | null;
   name: string | null;
@@ -63,6 +66,7 @@ export function countryOf(user: Json, root: Json): string | null {
   return c ? c.toUpperCase() : null;
 }
 
+/** The signed-in user's profile summary, with the parts in `include`. */
 export async function profileSummary(
   ctx: ServiceContext,
   include: readonly ProfilePart[],

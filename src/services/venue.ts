@@ -72,6 +72,7 @@ export function localized(v: unknown, locale = "en"): string | undefined {
   return str(list.find((x) => str(x.lang)?.toLowerCase() === lang)?.value) ?? str(list[0]?.value);
 }
 
+/** The identity of a venue page; what the static page lacks comes from the facts another page gave. */
 export function identityOf(page: VenueStatic, locale = "en"): VenueIdentity {
   const v = obj(page.payload.venue), raw = obj(page.payload.venue_raw);
   return {
@@ -86,6 +87,7 @@ export function identityOf(page: VenueStatic, locale = "en"): VenueIdentity {
 // ---------------------------------------------------------------------------------------------
 // Opening hours
 
+/** A venue's opening hours as `venue hours` reports them. */
 export interface VenueHours extends Omit<ParsedHours, "hours"> {
   /** Opening windows; null when the venue page is unavailable upstream (unknown, never "closed"). */
   hours: HoursRow[] | null;
@@ -98,6 +100,10 @@ export interface VenueHours extends Omit<ParsedHours, "hours"> {
   timezone_label: string | null;
 }
 
+/**
+ * The opening hours of a venue page; an unavailable page gives unknown hours (never closed), with a
+ * warning, and a `--timezone` label that differs from the venue's is a warning too (nothing is converted).
+ */
 export function hoursOf(
   page: VenueStatic,
   timezoneLabel: string | null,
@@ -126,6 +132,7 @@ export function hoursOf(
   };
 }
 
+/** A venue's opening hours (see hoursOf). */
 export async function venueHours(
   ctx: ServiceContext,
   ref: VenueRef,
@@ -138,6 +145,7 @@ export async function venueHours(
 // ---------------------------------------------------------------------------------------------
 // Venue details
 
+/** A fee that applies to a range of basket subtotals: a fixed part plus a share of the subtotal. */
 export interface FeeRange {
   /** Basket subtotal range [min, max) the fee applies to; max null = unbounded. */
   min: Money;
@@ -147,6 +155,7 @@ export interface FeeRange {
   rate: number;
 }
 
+/** A venue's fees and delivery facts at a location, from its live (dynamic) page. */
 export interface VenueFees {
   /** Delivery fee to the resolved location, after an unconditional delivery campaign. */
   delivery_fee: Money | null;
@@ -165,6 +174,7 @@ export interface VenueFees {
   campaigns: PromotionInfo[];
 }
 
+/** What `venue` reports about one venue; the optional sections are present when asked for. */
 export interface VenueDetails {
   venue_id: string;
   slug: string;
@@ -352,6 +362,10 @@ function degradable(e: unknown): e is SvcError {
   return e instanceof SvcError && e.code !== "SVC_INTERRUPTED";
 }
 
+/**
+ * A venue's details with the sections in `include`. Fees need a location and the live page; when
+ * they cannot be read the section is null with a warning, and the rest is still returned.
+ */
 export async function venueDetails(
   ctx: ServiceContext,
   ref: VenueRef,
@@ -397,6 +411,7 @@ export async function venueDetails(
 // ---------------------------------------------------------------------------------------------
 // Categories
 
+/** A menu category of a venue as `venue categories` lists it. */
 export interface CategoryRow {
   id: string | null;
   slug: string;
@@ -472,12 +487,14 @@ export function leafCategories(tree: CategoryNode[]): CategoryNode[] {
   return tree.flatMap((c) => c.children.length ? leafCategories(c.children) : [c]);
 }
 
+/** A category node as a row; its item count is unknown (null) when the listing does not say. */
 export function categoryRow(c: CategoryNode, partial: boolean): CategoryRow {
   // Partial roots may list no ids at all for a category: that is "unknown", not "empty".
   const count = c.item_ids === null || (partial && c.item_ids.length === 0) ? null : c.item_ids.length;
   return { id: c.id, slug: c.slug, name: c.name, parent: c.parent, item_count: count };
 }
 
+/** A page of a venue's leaf menu categories. */
 export interface VenueCategories extends PageInfo {
   venue_id: string;
   venue_slug: string;
@@ -486,6 +503,7 @@ export interface VenueCategories extends PageInfo {
   categories: CategoryRow[];
 }
 
+/** The path of a venue's assortment root (the menu) by its slug. */
 export const assortmentPath = (slug: string) =>
   `/consumer-api/consumer-assortment/v1/venues/slug/${encodeURIComponent(slug)}/assortment`;
 
@@ -502,6 +520,7 @@ export async function assortmentRoot(ctx: ServiceContext, slug: string): Promise
   return requireShape("assortment", data, `the menu of "${slug}"`);
 }
 
+/** The leaf menu categories of a venue's assortment, in upstream order, one page of them. */
 export async function venueCategories(
   ctx: ServiceContext,
   ref: VenueRef,
