@@ -1,7 +1,12 @@
 /** Stable error codes of the output contract and the process exit code each one maps to. */
 
+/**
+ * The process exit codes: 0 success, 1 an error, 2 bad usage, 3 the upstream changed, 4 sign-in needed,
+ * 130 interrupted.
+ */
 export const EXIT = { ok: 0, error: 1, usage: 2, changed: 3, auth: 4, interrupted: 130 } as const;
 
+/** Every `SVC_*` code and the exit code it ends the process with. */
 export const ERROR_CODES = {
   // usage and input
   SVC_USAGE: EXIT.usage,
@@ -60,6 +65,7 @@ export const ERROR_CODES = {
   SVC_INTERNAL: EXIT.error,
 } as const;
 
+/** One of the stable `SVC_*` error codes. */
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /**
@@ -74,6 +80,7 @@ export interface RetryFacts {
   outcome?: "unknown";
 }
 
+/** What an SvcError carries besides its code and message. */
 export interface ErrorOptions {
   /** Upstream diagnostics (status, URL, body preview); shown only with --verbose. */
   details?: Record<string, unknown>;
@@ -86,6 +93,7 @@ export interface ErrorOptions {
   facts?: Record<string, unknown>;
 }
 
+/** The one error type of svc: a stable code, a message for people, and optional facts, hint and details. */
 export class SvcError extends Error {
   readonly code: ErrorCode;
   readonly details?: Record<string, unknown>;
@@ -108,6 +116,7 @@ export class SvcError extends Error {
   }
 }
 
+/** Whether `e` is an SvcError (of any subclass). */
 export function isSvcError(e: unknown): e is SvcError {
   return e instanceof SvcError;
 }

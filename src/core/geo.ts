@@ -1,5 +1,6 @@
 /** Great-circle distances between coordinates (WGS 84 degrees). */
 
+/** A coordinate pair in WGS 84 degrees. */
 export interface Point {
   lat: number;
   lon: number;

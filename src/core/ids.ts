@@ -2,6 +2,7 @@
 
 const HEX24 = /^[0-9a-f]{24}$/i;
 
+/** Whether `value` is a 24-hex object id (either case). */
 export function isObjectId(value: string): boolean {
   return HEX24.test(value);
 }

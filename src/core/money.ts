@@ -1,5 +1,6 @@
 /** Money: integer minor units plus a display string; never a guessed currency. */
 
+/** An amount in integer minor units, its ISO currency (null when unknown) and a display string. */
 export interface Money {
   amount: number;
   currency: string | null;
@@ -28,6 +29,10 @@ function formatterFor(locale: string, currency: string): { format: Intl.NumberFo
   return f;
 }
 
+/**
+ * An amount in minor units formatted in `currency` for `locale`; null without a currency or a finite
+ * amount, and the raw figure with its code when the runtime does not know the currency.
+ */
 export function formatMinor(
   amount: number,
   currency: string | null | undefined,
@@ -38,6 +43,7 @@ export function formatMinor(
   return f ? f.format.format(amount / f.scale) : `${amount} ${currency} (minor units)`;
 }
 
+/** A Money from minor units in `currency`, formatted for `locale` (see formatMinor). */
 export function money(amount: number, currency: string | null | undefined, locale?: string): Money {
   return { amount, currency: currency ?? null, formatted: formatMinor(amount, currency, locale) };
 }

@@ -3,8 +3,10 @@
 import { SvcError } from "./errors.ts";
 import { isObjectId } from "./ids.ts";
 
+/** A venue named by its 24-hex id or by its slug. */
 export type VenueRef = { kind: "id"; id: string } | { kind: "slug"; slug: string };
 
+/** An item named by its id, with the venue slug when an item URL gave one. */
 export interface ItemRef {
   itemId: string;
   /** Venue slug carried by an item URL. */
@@ -39,6 +41,7 @@ function slugFromPath(url: URL): string | undefined {
   return slug && SLUG.test(slug) ? slug : undefined;
 }
 
+/** A venue slug, 24-hex id or venue URL as a VenueRef; SVC_INVALID_ARGUMENT naming the forms otherwise. */
 export function parseVenueRef(input: string): VenueRef {
   const raw = input.trim();
   if (isObjectId(raw)) return { kind: "id", id: raw.toLowerCase() };
@@ -52,10 +55,12 @@ export function parseVenueRef(input: string): VenueRef {
   throw new SvcError("SVC_INVALID_ARGUMENT", `"${input}" is not a venue: use ${VENUE_FORMS}`);
 }
 
+/** Whether the input is an http(s) URL. */
 export function isUrl(input: string): boolean {
   return tryUrl(input.trim()) !== undefined;
 }
 
+/** A 24-hex item id or an item URL as an ItemRef; SVC_INVALID_ARGUMENT naming the forms otherwise. */
 export function parseItemRef(input: string): ItemRef {
   const raw = input.trim();
   if (isObjectId(raw)) return { itemId: raw.toLowerCase() };

@@ -8,6 +8,7 @@ import { tokenPreview } from "../auth/tokens.ts";
 import { type Json, obj } from "./context.ts";
 import { optionalChanges, optionalWarning, requireShape } from "../gateway/shapes.ts";
 
+/** What `svc status` reports: whether the session works, whose it is, and until when. */
 export interface StatusResult {
   authenticated: boolean;
   user_id: string | null;

@@ -18,6 +18,7 @@ import { ADDRESS_LABELS, ADDRESS_TYPES, type AddressLabel, type AddressType } fr
 
 const INFO = "/v2/delivery/info";
 
+/** One address of the account's address book, as svc shows it. */
 export interface AddressEntry {
   address_id: string;
   /** home, work or other; null when upstream sends something else or nothing. */
@@ -41,6 +42,7 @@ export interface AddressEntry {
   upstream_default: boolean;
 }
 
+/** The account's addresses, with the one svc uses by default and the profile's own pointer. */
 export interface AddressList {
   addresses: AddressEntry[];
   count: number;
@@ -193,6 +195,10 @@ async function syncBook(local: LocalProfile, rows: Normalised[]): Promise<void> 
 // ---------------------------------------------------------------------------------------------
 // List
 
+/**
+ * The account's address book (refreshing the profile's local copies), with the default svc uses; a
+ * profile pointer to an address that is gone is a warning. `activeOnly` drops the inactive entries.
+ */
 export async function listAddresses(
   ctx: ServiceContext,
   local: LocalProfile,
@@ -239,6 +245,7 @@ export interface AddressInput {
   setDefaultProfile: boolean;
 }
 
+/** The address flags as given, before parseAddressInput checks them. */
 export interface RawAddressInput {
   address?: unknown;
   lat?: unknown;
@@ -269,6 +276,7 @@ function choice<T extends string>(name: string, raw: unknown, allowed: readonly 
 
 const DETAIL_KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
+/** `--detail key=value` flags as a map; SVC_INVALID_ARGUMENT for a bad or repeated key or an empty value. */
 export function parseDetails(raw: unknown): Record<string, string> {
   const list = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   const out: Record<string, string> = {};
@@ -289,6 +297,7 @@ export function parseDetails(raw: unknown): Record<string, string> {
   return out;
 }
 
+/** Validates the address flags before any call: a street text, coordinates, and known type and label. */
 export function parseAddressInput(raw: RawAddressInput): AddressInput {
   const address = typeof raw.address === "string" ? raw.address.trim() : "";
   if (!address) throw invalid("--address is required and must not be empty");
@@ -328,6 +337,7 @@ export function parseAddressId(raw: string): string {
 // ---------------------------------------------------------------------------------------------
 // Mutations
 
+/** The outcome of an address add or update. */
 export interface AddressWriteResult {
   mutation: "add" | "update";
   address: AddressEntry;
@@ -338,6 +348,7 @@ export interface AddressWriteResult {
   set_default_profile: boolean;
 }
 
+/** The outcome of an address removal. */
 export interface AddressRemoveResult {
   mutation: "remove";
   address_id: string;
@@ -558,6 +569,10 @@ async function saveWritten(
   };
 }
 
+/**
+ * Deletes an address of the account (SVC_NOT_FOUND when it has no such id), drops its local copy, and
+ * clears the profile's pointer when it named it (with a warning).
+ */
 export async function removeAddress(
   ctx: ServiceContext,
   local: LocalProfile,
@@ -595,6 +610,7 @@ export async function removeAddress(
 // ---------------------------------------------------------------------------------------------
 // Local-only: use, links
 
+/** The outcome of `addresses use`: the profile's pointer before and after. */
 export interface UseResult {
   svc_address_id: string;
   previous_svc_address_id: string | null;
@@ -603,10 +619,6 @@ export interface UseResult {
   street: string | null;
 }
 
-/**
- * Points `svc_address_id` at an address. The local copy answers without a call; an id it lacks is
- * looked up in the account's list (which refreshes the copy) before it is refused.
- */
 /**
  * Points `svc_address_id` at an address. The local copy answers without a call; an id it lacks is
  * looked up in the account's list (refreshing the copy) before it is refused. Nothing is written
@@ -649,6 +661,7 @@ async function accountRows(ctx: ServiceContext, id: string): Promise<Normalised[
   return rows;
 }
 
+/** Map links for an address, from its local copy. */
 export interface AddressLinks {
   address_id: string;
   street: string | null;

@@ -6,8 +6,10 @@
 
 import { arr, decimal, type Json, num, obj, str } from "./context.ts";
 
+/** What a campaign discounts: the delivery fee, the basket, some items, or free items. */
 export type CampaignKind = "delivery" | "basket" | "item" | "free_items";
 
+/** A venue campaign, reduced to what svc reports and prices with. */
 export interface Campaign {
   id: string | null;
   /** The banner text, else the description title. */
@@ -52,6 +54,7 @@ function isConditional(conditions: unknown): boolean {
   });
 }
 
+/** One entry of a venue's `discounts` as a Campaign; undefined when it has neither a title nor an effect. */
 export function parseCampaign(raw: unknown): Campaign | undefined {
   const d = obj(raw);
   if (!d) return undefined;
@@ -116,6 +119,7 @@ export interface PromotionInfo {
   conditional: boolean;
 }
 
+/** The public summary of a campaign. */
 export const promotionInfo = (c: Campaign): PromotionInfo => ({
   id: c.id,
   title: c.title,

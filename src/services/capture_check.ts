@@ -18,6 +18,7 @@ import {
   type Spot,
 } from "../gateway/capture_rules.ts";
 
+/** One thing that looks secret or personal in a capture: where it is and what kind, never the value. */
 export interface Finding {
   /** The file, relative to the folder checked. */
   file: string;
@@ -26,6 +27,7 @@ export interface Finding {
   kind: string;
 }
 
+/** The result of `svc capture check`: the folder, how many files were read, and what was found. */
 export interface CaptureCheck {
   dir: string;
   files: number;

@@ -14,6 +14,7 @@ import { withMutationLock } from "./mutation_lock.ts";
 import { afterChange, sendChange } from "./change.ts";
 import { changedError, requireShape, UPSTREAM } from "../gateway/shapes.ts";
 
+/** A chosen option value on a basket line. */
 export interface OptionValueLine {
   id: string;
   name: string | null;
@@ -22,12 +23,14 @@ export interface OptionValueLine {
   price: number | null;
 }
 
+/** An option group on a basket line, with its chosen values. */
 export interface OptionLine {
   id: string;
   name: string | null;
   values: OptionValueLine[];
 }
 
+/** One line of a basket: an item, its count, price and chosen options. */
 export interface BasketLine {
   /** The menu item id (also the line id). */
   id: string;
@@ -59,6 +62,7 @@ export function lineMoney(
   };
 }
 
+/** The venue a basket belongs to, as the baskets page describes it. */
 export interface BasketVenue {
   id: string | null;
   name: string | null;
@@ -68,6 +72,7 @@ export interface BasketVenue {
   available: boolean | null;
 }
 
+/** A basket as read from the baskets page, with what keeps it from being re-posted safely. */
 export interface Basket {
   id: string;
   venue: BasketVenue;
@@ -158,6 +163,10 @@ function checkConsistency(b: Record<string, unknown>, lines: BasketLine[], probl
   }
 }
 
+/**
+ * One basket of the baskets page, each line checked (problems collected, never thrown); undefined
+ * without an id.
+ */
 export function parseBasket(raw: unknown, locale?: string): Basket | undefined {
   const b = obj(raw);
   const id = str(b?.id);
@@ -232,6 +241,7 @@ export async function loadBaskets(
   return out;
 }
 
+/** The number of items across all baskets (the count endpoint); a negative count is SVC_UPSTREAM_CHANGED. */
 export async function basketCount(ctx: ServiceContext): Promise<number> {
   const { data } = await ctx.gw.request({
     host: "consumer_api",
@@ -257,6 +267,7 @@ export function selectBasket(baskets: Basket[], venue?: string): Basket | undefi
   return key ? baskets.find((b) => b.venue.id === key || b.venue.slug === key) : baskets[0];
 }
 
+/** The basket of a venue (id or slug), or the first one; SVC_EMPTY_CART when there is none. */
 export function requireBasket(baskets: Basket[], venueId?: string): Basket {
   const b = selectBasket(baskets, venueId);
   if (!b) {
@@ -280,6 +291,7 @@ export function assertCompleteSnapshot(b: Basket): void {
   }
 }
 
+/** A basket line as the basket POST takes it back (the whole line, options and substitution included). */
 export function lineToWire(l: BasketLine): Record<string, unknown> {
   return {
     id: l.id,
@@ -304,6 +316,10 @@ export function serialized<T>(fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
+/**
+ * Writes a venue's whole basket (the POST replaces every line) and returns the basket id; refuses a
+ * venue key that is not a 24-hex id.
+ */
 export async function postBasket(
   ctx: ServiceContext,
   venueId: string,
@@ -328,6 +344,7 @@ export async function postBasket(
   return await afterChange("basket", () => requireShape<{ id: string }>("basket_write", data).id);
 }
 
+/** Deletes whole baskets by id. */
 export async function bulkDelete(ctx: ServiceContext, ids: string[]): Promise<void> {
   await sendChange(ctx, "basket", {
     host: "consumer_api",
@@ -338,6 +355,7 @@ export async function bulkDelete(ctx: ServiceContext, ids: string[]): Promise<vo
   });
 }
 
+/** What a basket change reports afterwards: the basket's items and total, and the items in all baskets. */
 export interface Totals {
   /** Items in the changed basket afterwards; null when the totals could not be re-read. */
   total_items: number | null;
@@ -434,6 +452,7 @@ async function itemCurrency(
   return currency && /^[A-Z]{3}$/.test(currency) ? currency : undefined;
 }
 
+/** The outcome of `cart remove`; removing the last line deletes the basket (`mutation: "clear"`). */
 export interface RemoveResult extends Totals {
   basket_id: string;
   venue_id: string | null;
@@ -442,6 +461,7 @@ export interface RemoveResult extends Totals {
   removed_count: number;
 }
 
+/** Which line of the basket a remove takes, and how many of it. */
 export interface RemoveOptions {
   count: number;
   all: boolean;
@@ -515,6 +535,10 @@ function targetLines(basket: Basket, itemId: string, opts: RemoveOptions, basket
   return matching.map(([, i]) => i);
 }
 
+/**
+ * Removes `count` of an item (every unit with `all`) from a basket and re-posts what is left, or deletes
+ * the basket when nothing is; the snapshot is checked first and the totals re-read after.
+ */
 export async function removeItem(
   ctx: ServiceContext,
   loc: ResolvedLocation,
@@ -569,12 +593,17 @@ export function nothingCleared(venueId?: string): string {
     : "the basket is already empty: nothing was cleared";
 }
 
+/** The outcome of `cart clear`: which baskets went, and what is left across the rest. */
 export interface ClearResult extends Totals {
   mutation: "clear";
   basket_ids: string[];
   cleared_baskets: number;
 }
 
+/**
+ * Deletes the first basket, the named venue's (`venueId`), or every basket (`all`); nothing to clear
+ * is a success with a warning.
+ */
 export async function clearBaskets(
   ctx: ServiceContext,
   loc: ResolvedLocation,

@@ -37,6 +37,7 @@ import {
 } from "./cart.ts";
 import { afterChange } from "./change.ts";
 
+/** One `--option Group=Value[:count]` choice, as parsed (names or ids, matched against the item later). */
 export interface OptionChoice {
   group: string;
   value: string;
@@ -45,6 +46,7 @@ export interface OptionChoice {
   text?: string;
 }
 
+/** What `cart add` is asked for: the venue, the item (by id, query or the cheapest), count and options. */
 export interface AddRequest {
   venue: VenueRef;
   item?: ItemRef;
@@ -59,6 +61,7 @@ export interface AddRequest {
   venueSlug?: string;
 }
 
+/** The outcome of `cart add` (or of its dry run): the line written and the basket afterwards. */
 export interface AddResult {
   /** Null only for a dry run when the venue has no basket yet. */
   basket_id: string | null;

@@ -24,6 +24,7 @@ import {
 /** Most units a line may be set to. */
 export const MAX_LINE_COUNT = 999;
 
+/** The outcome of `cart set`: the line's count before and after, and whether anything was written. */
 export interface SetCountResult extends Totals {
   /** Null when no basket holds the item (nothing to change). */
   basket_id: string | null;

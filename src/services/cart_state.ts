@@ -5,6 +5,7 @@ import type { ResolvedLocation } from "./location.ts";
 import { type Basket, loadBaskets, selectBasket } from "./cart.ts";
 import { nameBasketOptions } from "./cart_add.ts";
 
+/** One basket in the list of all baskets: its venue and how many items it holds. */
 export interface BasketSummary {
   basket_id: string;
   venue_id: string | null;
@@ -12,6 +13,7 @@ export interface BasketSummary {
   total_items: number;
 }
 
+/** The basket view: the selected basket in full and every basket in brief. */
 export interface CartState {
   /** The basket of the selected venue, else the first one; null when there is none. */
   basket: Basket | null;

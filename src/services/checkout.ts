@@ -19,6 +19,7 @@ import { type DeliveryMode, TOP_LEVEL_MODES } from "../core/vocab.ts";
 /** The delivery method a preview prices: home delivery (takeaway is another method, never a mode). */
 export const PRICED_METHOD = "homedelivery";
 
+/** One delivery option the checkout quote offers, with its estimate and price. */
 export interface DeliveryConfig {
   /** The config's schedule slug ("standard", "priority"): the delivery mode. */
   mode: string;
@@ -28,12 +29,14 @@ export interface DeliveryConfig {
   price: Money | null;
 }
 
+/** One priced row of the checkout quote (subtotal, a fee, a discount, the total). */
 export interface CheckoutRow {
   template: string;
   label: string | null;
   amount: Money | null;
 }
 
+/** What `checkout preview` reports: the quote for the selected basket, never an order. */
 export interface CheckoutPreview {
   preview_only: true;
   /** "blocked": the marketplace would not take this order now (see `blocked_reasons`). */
@@ -241,6 +244,7 @@ export function decideDeliveryMode(
   });
 }
 
+/** What a preview is asked for: the delivery mode, a tip, a promo code, and which basket. */
 export interface CheckoutOptions {
   mode: DeliveryMode;
   /** The values the caller's `--delivery-mode` takes, for the error (default: standard, priority). */
@@ -299,6 +303,11 @@ async function venueCountry(
   return iso3(basketCountry) ?? basketCountry;
 }
 
+/**
+ * Quotes the selected basket at `loc` from the checkout page (a POST that changes nothing upstream):
+ * payable amount, rows, delivery modes and what blocks purchasing. SVC_DELIVERY_MODE_UNAVAILABLE when the
+ * quote does not offer the mode asked for. Never places an order.
+ */
 export async function checkoutPreview(
   ctx: ServiceContext,
   loc: ResolvedLocation,

@@ -8,11 +8,13 @@ import { formatMinor, type Money, money } from "../core/money.ts";
 import { arr, obj, str } from "./context.ts";
 import type { CheckoutPreview } from "./checkout.ts";
 
+/** A labelled amount of the price explanation. */
 export interface PriceLine {
   label: string;
   amount: Money;
 }
 
+/** A checkout preview's price taken apart into items, fees, discounts and tip, and checked. */
 export interface CheckoutExplanation {
   /** "blocked": the marketplace would not take this order now (see `blocked_reasons`). */
   status: "ready" | "blocked";
@@ -54,6 +56,10 @@ export function blockedReasons(
   return out.length ? out : ["purchasing is disabled for this basket"];
 }
 
+/**
+ * A preview's rows sorted into the items subtotal, fees, discounts and tip, their sum checked against
+ * the payable amount, and a one-line summary. Pure.
+ */
 export function explainCheckout(p: CheckoutPreview, locale?: string): CheckoutExplanation {
   const currency = p.venue.currency;
   let subtotal: Money | null = null;

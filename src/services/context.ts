@@ -4,6 +4,7 @@ import type { Gateway } from "../gateway/client.ts";
 import type { SlugCache } from "../config/slug_cache.ts";
 import type { Profile } from "../config/store.ts";
 
+/** What every service receives from the CLI or the MCP server. */
 export interface ServiceContext {
   gw: Gateway;
   slugCache: SlugCache;
@@ -21,14 +22,21 @@ export interface ServiceContext {
   warn(message: string, kind?: WarningKind): void;
 }
 
+/** How a warning is shown (see `ServiceContext.warn`). */
 export type WarningKind = "drift" | "in_table";
 
+/** A JSON object as read from an upstream payload, its values not yet checked. */
 export type Json = Record<string, unknown>;
 
+/** Whether a value is a plain JSON object (not null, not an array). */
 export const isObj = (v: unknown): v is Json => !!v && typeof v === "object" && !Array.isArray(v);
+/** The value when it is a JSON object, else undefined. */
 export const obj = (v: unknown): Json | undefined => (isObj(v) ? v : undefined);
+/** The value when it is an array, else an empty one. */
 export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+/** The value when it is a non-empty string, else undefined. */
 export const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+/** The value when it is a finite number, else undefined. */
 export const num = (
   v: unknown,
 ): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
@@ -38,6 +46,7 @@ export const decimal = (v: unknown): number | undefined => {
   if (typeof v !== "string" || !/^\s*-?\d+(?:[.,]\d+)?\s*$/.test(v)) return undefined;
   return Number(v.trim().replace(",", "."));
 };
+/** The value when it is a boolean, else undefined. */
 export const bool = (v: unknown): boolean | undefined => (typeof v === "boolean" ? v : undefined);
 
 /** The language part of a BCP-47 locale ("en-FI" → "en"). */

@@ -16,11 +16,13 @@ import type { VenueSort } from "../core/vocab.ts";
 
 export type { PageInfo, Paging };
 
+/** A brand tile of the home feed. */
 export interface BrandRow {
   name: string;
   slug: string | null;
 }
 
+/** One section of the home feed: its venues, or its brands. */
 export interface FeedSection {
   name: string;
   title: string;
@@ -30,6 +32,7 @@ export interface FeedSection {
   brands?: BrandRow[];
 }
 
+/** The location a discovery result was read at, and where it came from. */
 export interface LocationInfo {
   lat: number;
   lon: number;
@@ -37,6 +40,7 @@ export interface LocationInfo {
   label: string | null;
 }
 
+/** The LocationInfo of a resolved location. */
 export const locationInfo = (l: ResolvedLocation): LocationInfo => ({
   lat: l.lat,
   lon: l.lon,
@@ -140,6 +144,7 @@ function matches(r: VenueRow, q: TextQuery): boolean {
   return [r.name, r.tagline, r.top_offer, r.slug].some((f) => q.matches(f));
 }
 
+/** What `feed` keeps: how many sections, rows matching a query, how many rows per section. */
 export interface FeedOptions {
   sectionLimit?: number;
   query?: string;
@@ -147,6 +152,7 @@ export interface FeedOptions {
   perSection?: number;
 }
 
+/** The home feed at a location, section by section. */
 export interface FeedResult {
   city: string | null;
   location: LocationInfo;
@@ -154,6 +160,10 @@ export interface FeedResult {
   section_count: number;
 }
 
+/**
+ * The home feed at `loc`, in upstream order: sections without a row (after the query filter) are
+ * dropped, then cut to `sectionLimit` sections of `perSection` rows.
+ */
 export async function feed(
   ctx: ServiceContext,
   loc: ResolvedLocation,
@@ -201,13 +211,19 @@ export function flattenVenues(sections: RawSection[]): VenueListRow[] {
   return out;
 }
 
+/** A venue row with its rank in the home feed (1 = first). */
 export type RankedRow = VenueListRow & { rank: number };
 
+/** A page of the home feed's venues in rank order. */
 export interface TopResult extends PageInfo {
   location: LocationInfo;
   venues: RankedRow[];
 }
 
+/**
+ * The venues of the home feed in feed order, deduplicated and ranked, filtered by a name query and
+ * by membership (`woltPlus`), one page of them.
+ */
 export async function top(
   ctx: ServiceContext,
   loc: ResolvedLocation,
@@ -222,6 +238,7 @@ export async function top(
   return { location: locationInfo(loc), ...info, venues: rows };
 }
 
+/** Each accepted spelling of a venue sort (aliases such as `fee`, `delivery-time`) and the sort it means. */
 export const SORT_KEYS: Record<string, VenueSort> = {
   "recommended": "recommended",
   "distance": "distance",
@@ -234,6 +251,7 @@ export const SORT_KEYS: Record<string, VenueSort> = {
   "delivery": "delivery_time",
 };
 
+/** The filters, sort, page and enrichment of a venue list. */
 export interface VenuesOptions {
   query?: string;
   type?: string;
@@ -256,8 +274,10 @@ export interface VenuesOptions {
 
 /** Why a venue is in a query's result, in this order. */
 export const MATCH_FIELDS = ["name", "slug", "tag", "tagline", "menu"] as const;
+/** One of MATCH_FIELDS. */
 export type MatchField = typeof MATCH_FIELDS[number];
 
+/** A venue row of a venue list, with why a query found it. */
 export type MatchedRow = VenueListRow & {
   /** The fields the query matched; null without a query. */
   matched_by: MatchField[] | null;
@@ -272,6 +292,7 @@ export interface MenuMatches {
   limit: number;
 }
 
+/** A page of venues near a location, filtered and sorted. */
 export interface VenuesResult extends PageInfo {
   location: LocationInfo;
   sort: VenueSort;
@@ -483,6 +504,11 @@ function tagCategories(rows: VenueListRow[]): TagCategory[] {
   );
 }
 
+/**
+ * The venues near `loc`, filtered, sorted and paged; a query also asks the item search in the same
+ * round trip to find venues by their menus (see VenuesOptions.match). `enrich` or `promotionsOnly` read
+ * each venue's live page for promotions, within ENRICH_BUDGET.
+ */
 export async function venues(
   ctx: ServiceContext,
   loc: ResolvedLocation,
@@ -571,12 +597,14 @@ export async function venues(
   };
 }
 
+/** A venue category (a tag of the feed's venues) with how many venues carry it. */
 export interface CategoryRow {
   slug: string;
   name: string;
   venue_count: number | null;
 }
 
+/** A page of the venue categories near a location. */
 export interface CategoriesResult extends PageInfo {
   location: LocationInfo;
   categories: CategoryRow[];
@@ -601,6 +629,7 @@ export async function venueCategories(
   return { location: locationInfo(loc), ...info, categories: rows };
 }
 
+/** One item the item search found, with its venue. */
 export interface ItemHit {
   global_rank: number;
   item_id: string;
@@ -623,6 +652,7 @@ export interface ItemHit {
   wolt_plus: boolean | null;
 }
 
+/** The hits of one venue in an item search, by their rank, and how to open its menu on them. */
 export interface VenueGroup {
   venue_id: string | null;
   venue_slug: string | null;
@@ -632,6 +662,7 @@ export interface VenueGroup {
   menu_query: { venue: string | null; query: string };
 }
 
+/** The item search's hits at a location, grouped by venue, with how complete they are. */
 export interface ItemSearchResult {
   query: string;
   location: LocationInfo;
@@ -647,8 +678,13 @@ export interface ItemSearchResult {
   upstream_cap_reached: boolean;
 }
 
+/** The most hits the item search returns for one query (`upstream_cap_reached`). */
 export const ITEM_SEARCH_CAP = 200;
 
+/**
+ * Items matching a query near `loc`, from the search endpoint (a read, retried), in upstream
+ * rank order, cut to `limit` and grouped by venue; `availableOnly` drops items marked unavailable.
+ */
 export async function searchItems(
   ctx: ServiceContext,
   loc: ResolvedLocation,

@@ -12,8 +12,10 @@ import type { Gateway, ProbeResult } from "../gateway/client.ts";
 import type { HostName } from "../gateway/hosts.ts";
 import { historyDbPath } from "../config/paths.ts";
 
+/** How a doctor check came out; any `fail` makes the command exit 1. */
 export type CheckStatus = "ok" | "warn" | "fail";
 
+/** One line of the doctor's report: what was checked, how it came out, and a hint when not ok. */
 export interface Check {
   name: string;
   status: CheckStatus;
@@ -21,6 +23,7 @@ export interface Check {
   hint?: string;
 }
 
+/** Every doctor check in order, and how many came out each way. */
 export interface DoctorReport {
   checks: Check[];
   counts: Record<CheckStatus, number>;
@@ -28,6 +31,7 @@ export interface DoctorReport {
   failed: boolean;
 }
 
+/** What the doctor inspects: the run's version, profile, paths, session, gateway and permissions. */
 export interface DoctorInput {
   version: string;
   profile: string;
@@ -258,6 +262,10 @@ async function permissionsCheck(input: DoctorInput): Promise<Check> {
   };
 }
 
+/**
+ * Runs every check (the hosts probed while the local checks read files) and reports them in a fixed
+ * order; writes nothing.
+ */
 export async function doctor(input: DoctorInput): Promise<DoctorReport> {
   const now = input.now ?? Date.now;
   const probing = Promise.all(HOSTS.map((h) => input.gw.probe(h)));

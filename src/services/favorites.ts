@@ -11,6 +11,7 @@ import { resolveVenue } from "./venue_lookup.ts";
 import { requireShape } from "../gateway/shapes.ts";
 import { sendChange } from "./change.ts";
 
+/** A page of the account's favourite venues at a location. */
 export interface FavoritesResult extends PageInfo {
   location: LocationInfo;
   venues: VenueRow[];
@@ -26,6 +27,10 @@ function favouriteItems(data: unknown): unknown[] | undefined {
   return undefined;
 }
 
+/**
+ * The account's favourite venues at `loc` (the favourites page), deduplicated by venue, one page
+ * of them; rows that are not venues are skipped with a drift note.
+ */
 export async function listFavorites(
   ctx: ServiceContext,
   loc: ResolvedLocation,
@@ -58,6 +63,7 @@ export async function listFavorites(
   return { location: locationInfo(loc), ...page, venues: shown };
 }
 
+/** The outcome of marking a venue a favourite or not. */
 export interface FavoriteMutation {
   mutation: "add" | "remove";
   venue_id: string;

@@ -13,6 +13,7 @@
 import { arr, num, obj, str } from "./context.ts";
 import { type Weekday, WEEKDAYS } from "../core/vocab.ts";
 
+/** One opening window of a weekday, in the venue's local time. */
 export interface HoursRow {
   day: Weekday;
   /** Venue-local "HH:MM". */
@@ -21,6 +22,7 @@ export interface HoursRow {
   close: string;
 }
 
+/** A week of opening hours, with the days that are closed and the days the payload does not describe. */
 export interface ParsedHours {
   hours: HoursRow[];
   /** Days the payload says the venue is closed. */
@@ -62,6 +64,7 @@ export function clockSeconds(text: string): number | undefined {
   return h * 3600 + min * 60;
 }
 
+/** Seconds since midnight as "HH:MM" (24:00 stays 24:00). */
 export function hhmm(seconds: number): string {
   const minutes = Math.floor(seconds / 60);
   return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;

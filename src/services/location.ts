@@ -10,6 +10,7 @@ import { parseCoordinate } from "../core/numbers.ts";
 import { arr, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
 import { requireShape } from "../gateway/shapes.ts";
 
+/** A location given for one call (`--address`, or `--lat` with `--lon`), checked by locationOverride. */
 export interface LocationOverride {
   address?: string;
   lat?: number;
@@ -39,6 +40,7 @@ export function locationOverride(raw: { address?: unknown; lat?: unknown; lon?: 
   return address ? { address } : {};
 }
 
+/** The coordinates a command runs at, where they came from, and a label to show. */
 export interface ResolvedLocation {
   lat: number;
   lon: number;
@@ -62,6 +64,10 @@ export function coordinatesOf(v: unknown): { lat: number; lon: number } | undefi
   return lat !== undefined && lon !== undefined ? { lat, lon } : undefined;
 }
 
+/**
+ * Coordinates of an address text through the marketplace's geocode proxy (the first result);
+ * SVC_LOCATION_RESOLVE_ERROR when none is found.
+ */
 export async function geocode(ctx: ServiceContext, address: string): Promise<ResolvedLocation> {
   const { data } = await ctx.gw.request({
     host: "user_api",
@@ -129,6 +135,7 @@ export function addressRows(data: unknown): { rows: AddressRow[]; skipped: numbe
   return { rows, skipped };
 }
 
+/** A saved address of the account, as location resolution uses it. */
 export interface AccountAddress {
   id: string;
   lat?: number;
@@ -172,6 +179,11 @@ export function noLocation(e: unknown): e is SvcError {
     (e instanceof SvcError && e.code === "SVC_LOCATION_RESOLVE_ERROR");
 }
 
+/**
+ * The location a command runs at, first that applies: the override's coordinates, its address
+ * (geocoded), the profile's selected address, its location preference, the account's default address.
+ * Without any and without a session, LocationNeedsSession (SVC_AUTH_REQUIRED).
+ */
 export async function resolveLocation(
   ctx: ServiceContext,
   override: LocationOverride,

@@ -38,6 +38,7 @@ export const LOAD_CONCURRENCY = 8;
 // ---------------------------------------------------------------------------------------------
 // Shapes
 
+/** One value of an option group, with its price. */
 export interface OptionValue {
   id: string;
   name: string | null;
@@ -45,6 +46,7 @@ export interface OptionValue {
   price: Money | null;
 }
 
+/** An option group of a menu item (a size, extras …), with its selection bounds and values. */
 export interface OptionGroup {
   /** The item-level binding id (`items[].options[].id`): what `cart add --option` takes. */
   id: string;
@@ -75,6 +77,7 @@ export interface WeightPricing {
   input_type: string | null;
 }
 
+/** Why a menu item counts as discounted, with its percentage and badge when known. */
 export interface ItemDiscount {
   /** Whole percent off, when known. */
   percent: number | null;
@@ -83,6 +86,7 @@ export interface ItemDiscount {
   source: "price" | "campaign";
 }
 
+/** A menu item as svc shows it: price, discount, availability, and its options when asked for. */
 export interface MenuItem {
   id: string;
   name: string;
@@ -113,8 +117,10 @@ export interface MenuItem {
   options?: OptionGroup[];
 }
 
+/** Whether a menu's items are everything in its scope (see VenueMenu.completeness). */
 export type Completeness = "complete" | "partial" | "unavailable" | "unknown";
 
+/** The item filters a menu applied (minor units for prices; null when not set). */
 export interface MenuFilters {
   min_price: number | null;
   max_price: number | null;
@@ -153,6 +159,7 @@ export interface VenueMenu extends PageInfo {
   items: MenuItem[];
 }
 
+/** What `venue menu` is asked for: a query or a category, the filters, sort, options and page. */
 export interface MenuRequest extends Paging {
   query?: string;
   category?: string;
@@ -197,6 +204,7 @@ export function campaignItems(...payloads: (Json | undefined)[]): Map<string, It
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** What the item parser needs to read a venue's items: currency, locale, option definitions, campaigns. */
 export interface ParseEnv {
   currency: string | null;
   locale: string;
@@ -367,6 +375,7 @@ export class ItemParser {
 // ---------------------------------------------------------------------------------------------
 // Filters, sorting, paging
 
+/** The items within the price bounds, without sold-out ones and with a discount only, as the filters say. */
 export function filterItems(items: MenuItem[], f: MenuFilters): MenuItem[] {
   return items.filter((i) => {
     const p = i.price?.amount;
@@ -633,6 +642,11 @@ function unavailableError(e: unknown): e is SvcError {
   return e instanceof SvcError && ["SVC_NOT_FOUND", "SVC_UNSUPPORTED_ENDPOINT"].includes(e.code);
 }
 
+/**
+ * A venue's menu: the whole assortment, one category (`req.category`) or a search (`req.query`),
+ * loaded through one bounded pool, then filtered, sorted and paged. What could not be loaded is reported
+ * in `completeness` and as warnings, never as a complete empty menu.
+ */
 export async function venueMenu(
   ctx: ServiceContext,
   ref: VenueRef,
@@ -884,6 +898,7 @@ function firstFailure(loaded: Loaded): unknown {
 // ---------------------------------------------------------------------------------------------
 // Item detail
 
+/** One menu item in full (`venue item`): its options, quantity bounds, VAT and where it was read. */
 export interface VenueItemDetail extends MenuItem {
   venue_id: string;
   venue_slug: string;

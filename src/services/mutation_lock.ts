@@ -8,10 +8,12 @@ export type MutationLock = <T>(fn: () => Promise<T>) => Promise<T>;
 
 let lock: MutationLock = (fn) => fn();
 
+/** Installs the outer lock every later basket mutation runs inside (the sandbox's cross-process lock). */
 export function setMutationLock(next: MutationLock): void {
   lock = next;
 }
 
+/** Runs `fn` inside the installed lock (at once when none is installed). */
 export function withMutationLock<T>(fn: () => Promise<T>): Promise<T> {
   return lock(fn);
 }

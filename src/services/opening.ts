@@ -11,6 +11,7 @@ import { bool, type Json, obj, type ServiceContext, str } from "./context.ts";
 import type { ResolvedLocation } from "./location.ts";
 import { dynamicPage } from "./venue_lookup.ts";
 
+/** Whether a venue takes orders now, when it opens next, and its time zone. */
 export interface Opening {
   /** The live page's `is_open` (else `online`); null when it says neither. */
   open_now: boolean | null;

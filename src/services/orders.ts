@@ -28,9 +28,11 @@ export function orderStatusFilter(raw: unknown, warn: (m: string) => void): stri
   return status;
 }
 
+/** The most orders one page of the history asks for (`--limit`, also its default). */
 export const ORDER_LIMIT_MAX = 50;
 const HISTORY = "/order-tracking-api/v1/order_history";
 
+/** One order of the history list. */
 export interface OrderRow {
   purchase_id: string;
   status: string | null;
@@ -46,6 +48,7 @@ export interface OrderRow {
   payment_time: string | null;
 }
 
+/** One page of the order history, after the status filter, with the token of the next page. */
 export interface OrderList {
   orders: OrderRow[];
   /** Rows returned after the status filter. */
@@ -96,6 +99,7 @@ function orderRow(raw: unknown): OrderRow | undefined {
   };
 }
 
+/** Which page of the order history to read, and the status to keep. */
 export interface OrderListOptions {
   limit: number;
   pageToken?: string;
@@ -103,6 +107,10 @@ export interface OrderListOptions {
   status?: string;
 }
 
+/**
+ * One page of the order history, filtered by status here (upstream does not filter); a page token
+ * the history refuses is SVC_INVALID_ARGUMENT.
+ */
 export async function listOrders(ctx: ServiceContext, opts: OrderListOptions): Promise<OrderList> {
   let data: Json;
   try {
@@ -158,6 +166,7 @@ export async function listOrders(ctx: ServiceContext, opts: OrderListOptions): P
 // ---------------------------------------------------------------------------------------------
 // Detail
 
+/** A chosen option value on an order line. */
 export interface OrderOptionValue {
   id: string | null;
   name: string | null;
@@ -165,6 +174,7 @@ export interface OrderOptionValue {
   price: Money | null;
 }
 
+/** One line of an order: the item, its count, prices and options. */
 export interface OrderLine {
   id: string | null;
   name: string | null;
@@ -177,11 +187,13 @@ export interface OrderLine {
   options: { id: string | null; name: string | null; values: OrderOptionValue[] }[];
 }
 
+/** A titled amount of an order (a discount, a surcharge). */
 export interface AmountLine {
   title: string | null;
   amount: Money | null;
 }
 
+/** One order in full: its venue, lines, totals, payments and where it went. */
 export interface OrderDetail {
   purchase_id: string;
   order_number: string | null;
@@ -237,6 +249,7 @@ export function validPurchaseId(id: string): string {
   return v;
 }
 
+/** One order by its purchase id; SVC_NOT_FOUND naming the id when the history has no such order. */
 export async function orderDetail(ctx: ServiceContext, purchaseId: string): Promise<OrderDetail> {
   let data: unknown;
   try {

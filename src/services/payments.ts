@@ -38,8 +38,10 @@ export const AVAILABLE_METHODS = [
   "meal_benefit",
 ];
 
+/** Which upstream list carries a payment method: the payment profile or the legacy list. */
 export type MethodSource = "profile" | "legacy";
 
+/** A saved payment method of the account, merged from both lists. */
 export interface PaymentMethod {
   method_id: string;
   type: string | null;
@@ -54,6 +56,7 @@ export interface PaymentMethod {
   sources: MethodSource[];
 }
 
+/** The account's payment methods, whether each upstream list could be read, and whether labels are masked. */
 export interface PaymentList {
   methods: PaymentMethod[];
   count: number;
@@ -62,6 +65,7 @@ export interface PaymentList {
   masked: boolean;
 }
 
+/** Whether to mask card digits and nicknames, and a label filter. */
 export interface PaymentOptions {
   maskSensitive: boolean;
   /**
@@ -249,6 +253,10 @@ function output({ brand, has_digits, ...m }: Row, masked: boolean): PaymentMetho
   };
 }
 
+/**
+ * The account's payment methods from both upstream lists at once, merged by id; one failing list is
+ * a warning, both failing an error (an auth failure of either is the error).
+ */
 export async function paymentMethods(ctx: ServiceContext, opts: PaymentOptions): Promise<PaymentList> {
   const [profile, legacy] = await Promise.allSettled([profileList(ctx), legacyList(ctx)]);
   for (const r of [profile, legacy]) if (r.status === "rejected" && isAuthError(r.reason)) throw r.reason;

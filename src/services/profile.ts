@@ -5,6 +5,7 @@ import { type Json, obj, type ServiceContext, str } from "./context.ts";
 import { optionalChanges, optionalWarning, requireShape } from "../gateway/shapes.ts";
 import type { ProfilePart } from "../core/vocab.ts";
 
+/** The user's profile as svc shows it: contact details masked, the optional parts when asked for. */
 export interface ProfileSummary {
   user_id: string | null;
   name: string | null;
@@ -61,6 +62,7 @@ export function countryOf(user: Json, root: Json): string | null {
   return c ? c.toUpperCase() : null;
 }
 
+/** The signed-in user's profile summary, with the parts in `include`. */
 export async function profileSummary(
   ctx: ServiceContext,
   include: readonly ProfilePart[],

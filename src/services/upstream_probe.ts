@@ -13,8 +13,10 @@ import { arr, type Json, language, obj, type ServiceContext, str } from "./conte
 import { coordsQuery, type ResolvedLocation } from "./location.ts";
 import { assortmentPath } from "./venue.ts";
 
+/** How an upstream page came out of the probe (`skipped`: no venue to probe it for). */
 export type ProbeStatus = "ok" | "changed" | "gone" | "blocked" | "unreachable" | "skipped";
 
+/** The probe of one upstream page: its endpoint, outcome, HTTP status and time taken. */
 export interface EndpointProbe {
   /** The page in the user's words ("the venue page"). */
   name: string;
@@ -31,6 +33,7 @@ export interface EndpointProbe {
   ms: number;
 }
 
+/** What `svc doctor --upstream` found, page by page, and whether svc needs an update. */
 export interface UpstreamReport {
   location: { lat: number; lon: number; source: string };
   /** The venue the venue pages were probed for (null when none could be picked). */
@@ -145,6 +148,11 @@ function menuWord(assortment: unknown): string {
   return "a";
 }
 
+/**
+ * Probes the front page at `loc`, then the venue pages of one venue (`opts.venue`, else the feed's
+ * first) and the item search, without credentials; SVC_NOT_FOUND when every page of a named venue answers
+ * 404.
+ */
 export async function probeUpstream(
   ctx: ServiceContext,
   loc: ResolvedLocation,

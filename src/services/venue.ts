@@ -71,6 +71,7 @@ export function localized(v: unknown, locale = "en"): string | undefined {
   return str(list.find((x) => str(x.lang)?.toLowerCase() === lang)?.value) ?? str(list[0]?.value);
 }
 
+/** The identity of a venue page; what the static page lacks comes from the facts another page gave. */
 export function identityOf(page: VenueStatic, locale = "en"): VenueIdentity {
   const v = obj(page.payload.venue), raw = obj(page.payload.venue_raw);
   return {
@@ -85,6 +86,7 @@ export function identityOf(page: VenueStatic, locale = "en"): VenueIdentity {
 // ---------------------------------------------------------------------------------------------
 // Opening hours
 
+/** A venue's opening hours as `venue hours` reports them. */
 export interface VenueHours extends Omit<ParsedHours, "hours"> {
   /** Opening windows; null when the venue page is unavailable upstream (unknown, never "closed"). */
   hours: HoursRow[] | null;
@@ -97,6 +99,10 @@ export interface VenueHours extends Omit<ParsedHours, "hours"> {
   timezone_label: string | null;
 }
 
+/**
+ * The opening hours of a venue page; an unavailable page gives unknown hours (never closed), with a
+ * warning, and a `--timezone` label that differs from the venue's is a warning too (nothing is converted).
+ */
 export function hoursOf(
   page: VenueStatic,
   timezoneLabel: string | null,
@@ -125,6 +131,7 @@ export function hoursOf(
   };
 }
 
+/** A venue's opening hours (see hoursOf). */
 export async function venueHours(
   ctx: ServiceContext,
   ref: VenueRef,
@@ -137,6 +144,7 @@ export async function venueHours(
 // ---------------------------------------------------------------------------------------------
 // Venue details
 
+/** A fee that applies to a range of basket subtotals: a fixed part plus a share of the subtotal. */
 export interface FeeRange {
   /** Basket subtotal range [min, max) the fee applies to; max null = unbounded. */
   min: Money;
@@ -146,6 +154,7 @@ export interface FeeRange {
   rate: number;
 }
 
+/** A venue's fees and delivery facts at a location, from its live (dynamic) page. */
 export interface VenueFees {
   /** Delivery fee to the resolved location, after an unconditional delivery campaign. */
   delivery_fee: Money | null;
@@ -164,6 +173,7 @@ export interface VenueFees {
   campaigns: PromotionInfo[];
 }
 
+/** What `venue` reports about one venue; the optional sections are present when asked for. */
 export interface VenueDetails {
   venue_id: string;
   slug: string;
@@ -351,6 +361,10 @@ function degradable(e: unknown): e is SvcError {
   return e instanceof SvcError && e.code !== "SVC_INTERRUPTED";
 }
 
+/**
+ * A venue's details with the sections in `include`. Fees need a location and the live page; when
+ * they cannot be read the section is null with a warning, and the rest is still returned.
+ */
 export async function venueDetails(
   ctx: ServiceContext,
   ref: VenueRef,
@@ -396,6 +410,7 @@ export async function venueDetails(
 // ---------------------------------------------------------------------------------------------
 // Categories
 
+/** A menu category of a venue as `venue categories` lists it. */
 export interface CategoryRow {
   id: string | null;
   slug: string;
@@ -471,12 +486,14 @@ export function leafCategories(tree: CategoryNode[]): CategoryNode[] {
   return tree.flatMap((c) => c.children.length ? leafCategories(c.children) : [c]);
 }
 
+/** A category node as a row; its item count is unknown (null) when the listing does not say. */
 export function categoryRow(c: CategoryNode, partial: boolean): CategoryRow {
   // Partial roots may list no ids at all for a category: that is "unknown", not "empty".
   const count = c.item_ids === null || (partial && c.item_ids.length === 0) ? null : c.item_ids.length;
   return { id: c.id, slug: c.slug, name: c.name, parent: c.parent, item_count: count };
 }
 
+/** A page of a venue's leaf menu categories. */
 export interface VenueCategories extends PageInfo {
   venue_id: string;
   venue_slug: string;
@@ -485,6 +502,7 @@ export interface VenueCategories extends PageInfo {
   categories: CategoryRow[];
 }
 
+/** The path of a venue's assortment root (the menu) by its slug. */
 export const assortmentPath = (slug: string) =>
   `/consumer-api/consumer-assortment/v1/venues/slug/${encodeURIComponent(slug)}/assortment`;
 
@@ -501,6 +519,7 @@ export async function assortmentRoot(ctx: ServiceContext, slug: string): Promise
   return requireShape("assortment", data, `the menu of "${slug}"`);
 }
 
+/** The leaf menu categories of a venue's assortment, in upstream order, one page of them. */
 export async function venueCategories(
   ctx: ServiceContext,
   ref: VenueRef,

@@ -380,6 +380,7 @@ async function feedVenues(ctx: ServiceContext, loc: ResolvedLocation): Promise<R
   });
 }
 
+/** A venue's 24-hex id and its slug. */
 export interface ResolvedVenue {
   id: string;
   slug: string;

@@ -4,8 +4,10 @@ import { distanceMeters, type Point, positionOf } from "../core/geo.ts";
 import { type Money, money } from "../core/money.ts";
 import { arr, bool, decimal, num, obj, str } from "./context.ts";
 
+/** A short mark on a venue row: a membership venue, a discount, fast delivery, scheduled orders, new. */
 export type Badge = "wolt_plus" | "discount" | "fast" | "schedule" | "new";
 
+/** A venue as discovery lists show it (feed, top, favourites). */
 export interface VenueRow {
   name: string;
   slug: string | null;
@@ -39,6 +41,7 @@ export interface VenueListRow extends VenueRow {
   delivery_fee_original: Money | null;
 }
 
+/** A venue's rating: its 0–10 score and how many ratings it is from (null when not known). */
 export interface Rating {
   /** 0–10 score. */
   score: number | null;
