@@ -249,23 +249,29 @@ export class SvcServer extends ProtocolBase {
           tool: name,
         });
       }
+      // Progress goes out before the result: a client drops notifications of a request it has answered.
+      const sent: Promise<unknown>[] = [];
       const progress = token === undefined
         ? undefined
         : (progress: number, message: string, total?: number) =>
-          void extra.sendNotification({
-            method: "notifications/progress",
-            params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), message },
-          }).catch(() => {});
+          void sent.push(
+            extra.sendNotification({
+              method: "notifications/progress",
+              params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), message },
+            }).catch(() => {}),
+          );
       // The call path (the per-call runtime, gateway and error wording) loads with the first call.
       const [{ callTool }, { withoutLocalPaths }] = await Promise.all([
         import("./call.ts"),
         import("./local_paths.ts"),
       ]);
       // No local path leaves the server (stats dir, config file, capture folder…).
-      return withoutLocalPaths(
+      const result = withoutLocalPaths(
         await callTool(settings, t, args, { signal: extra.signal, progress }),
         settings,
       );
+      await Promise.all(sent);
+      return result;
     });
   }
 
