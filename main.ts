@@ -36,7 +36,7 @@ function formatOf(args: string[]): "table" | "json" | "yaml" {
  * no terminal codes. json/yaml: the envelope on stdout (JSON is valid YAML); table: stderr.
  */
 async function fatal(e: unknown, args: string[]): Promise<number> {
-  const { toSvcError } = await import("./src/core/errors.ts");
+  const { toSvcError } = await import("./src/domain/errors.ts");
   const { lineSafe } = await import("./src/output/sanitize.ts");
   const err = toSvcError(e);
   const format = formatOf(args);

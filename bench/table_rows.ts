@@ -8,7 +8,7 @@
  */
 
 import { renderMenu } from "../src/cli/venue.ts";
-import type { VenueMenu } from "../src/services/menu.ts";
+import type { VenueMenu } from "../src/services/menu/menu.ts";
 import { makeMeta } from "../src/output/envelope.ts";
 import { sanitizeDeep } from "../src/output/sanitize.ts";
 import { makeStyle } from "../src/output/style.ts";

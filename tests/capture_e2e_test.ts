@@ -12,7 +12,7 @@ import { calls, collect, type Env, type RunResult, spawnSvc, untilHeld, withEnv 
 import { DEMO_USER } from "../src/sandbox/tokens.ts";
 import { hexId, PAYMENT_METHODS, seedAddresses } from "../src/sandbox/data/account.ts";
 import { startMcp, tempDir, textOf } from "./mcp_client.ts";
-import { checkCapture } from "../src/services/capture_check.ts";
+import { checkCapture } from "../src/services/capture/check.ts";
 
 interface CaptureFile {
   rel: string;

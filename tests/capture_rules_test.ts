@@ -18,7 +18,7 @@ import {
   type Spot,
 } from "../src/gateway/capture_rules.ts";
 import { Capture, type CapturedExchange } from "../src/gateway/capture.ts";
-import { checkCapture, scanCapture } from "../src/services/capture_check.ts";
+import { checkCapture, scanCapture } from "../src/services/capture/check.ts";
 
 const JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2NWYwMDAwMDAwMDAwMDAwMDAwMDAwMDEifQ.c2lnbmF0dXJlLXBhcnQ";
 

@@ -4,9 +4,9 @@
  */
 
 import assert from "node:assert/strict";
-import { SvcError } from "../src/core/errors.ts";
-import { decideDeliveryMode } from "../src/services/checkout.ts";
-import { closedText, openingOf } from "../src/services/opening.ts";
+import { SvcError } from "../src/domain/errors.ts";
+import { decideDeliveryMode } from "../src/services/checkout/preview.ts";
+import { closedText, openingOf } from "../src/services/venues/opening.ts";
 
 const cfg = (mode: string, selected = false) => ({ mode, selected });
 

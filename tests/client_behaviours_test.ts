@@ -155,7 +155,7 @@ Deno.test("checkout at a venue that takes no orders now: a blocked preview, its 
     assert.equal(lines[0], p.blocked_reasons[0], "the first line");
     assert.equal(lines[1], "Cafe Kanelipulla — preview only");
     assert.doesNotMatch(table.stdout, /Purchasing disabled|venue_offline/, "no raw line");
-    // MCP and CLI say the same (services/checkout_explain.ts reads the preview's status).
+    // MCP and CLI say the same (services/checkout/explain.ts reads the preview's status).
     assert.equal(table.stdout.match(/not taking orders/g)?.length, 1, "said once");
     // An open venue's checkout never asks its live page.
     assert.equal((await t.run(["cart", "add", PP, TIRAMISU, ...AT])).code, 0);

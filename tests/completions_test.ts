@@ -5,8 +5,8 @@
  */
 
 import assert from "node:assert/strict";
-import * as discovery from "../src/services/discovery.ts";
-import * as vocab from "../src/core/vocab.ts";
+import * as discovery from "../src/services/venues/discovery.ts";
+import * as vocab from "../src/domain/vocab.ts";
 import { ROOT } from "../src/cli/commands.ts";
 import { type Cmd, flagsOf } from "../src/cli/spec.ts";
 import { withEnv } from "./helpers.ts";
@@ -185,7 +185,7 @@ Deno.test("an unknown shell is a usage error with a suggestion; --json wraps the
 });
 
 Deno.test("the tree's value lists are the vocabulary the services validate with", () => {
-  // Every closed list a flag offers is one of core/vocab.ts's lists (the very array, not a copy),
+  // Every closed list a flag offers is one of domain/vocab.ts's lists (the very array, not a copy),
   // apart from the lists that belong to the CLI or the sandbox themselves.
   const lists = new Set<readonly unknown[]>(Object.values(vocab).filter(Array.isArray));
   const own = new Set(["format", "shell", "page", "color", "show-highlights"]);

@@ -1,9 +1,9 @@
 /** Parsers fed real-shaped payloads with missing, extra and null fields: they never throw. */
 
 import assert from "node:assert/strict";
-import { venueRowOf } from "../src/services/venue_rows.ts";
-import { frontPage, searchItems } from "../src/services/discovery.ts";
-import { parseItemRef, parseVenueRef } from "../src/core/refs.ts";
+import { venueRowOf } from "../src/services/venues/rows.ts";
+import { frontPage, searchItems } from "../src/services/venues/discovery.ts";
+import { parseItemRef, parseVenueRef } from "../src/domain/refs.ts";
 import type { ServiceContext } from "../src/services/context.ts";
 import type { Gateway } from "../src/gateway/client.ts";
 import type { SlugCache } from "../src/config/slug_cache.ts";

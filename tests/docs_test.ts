@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ERROR_CODES } from "../src/core/errors.ts";
+import { ERROR_CODES } from "../src/domain/errors.ts";
 import { ROOT } from "./helpers.ts";
 
 Deno.test("README exit-code table lists every SVC_* code under its exit code", async () => {

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { distanceMeters } from "../src/core/geo.ts";
+import { distanceMeters } from "../src/domain/geo.ts";
 import { type Env, withEnv } from "./helpers.ts";
 
 // deno-lint-ignore no-explicit-any

@@ -11,28 +11,28 @@
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import type { ErrorCode } from "../src/core/errors.ts";
+import type { ErrorCode } from "../src/domain/errors.ts";
 import { type AuthProvider, Gateway } from "../src/gateway/client.ts";
 import type { Hosts } from "../src/gateway/hosts.ts";
 import { type EndpointKey, optionalChanges, UPSTREAM } from "../src/gateway/shapes.ts";
 import { SlugCache, type SlugEntry } from "../src/config/slug_cache.ts";
 import { Session } from "../src/auth/session.ts";
 import type { ServiceContext } from "../src/services/context.ts";
-import type { ResolvedLocation } from "../src/services/location.ts";
-import { geocode, resolveLocation } from "../src/services/location.ts";
-import * as discovery from "../src/services/discovery.ts";
-import { venueCategories, venueDetails, venueHours } from "../src/services/venue.ts";
-import { type MenuRequest, venueItem, venueMenu } from "../src/services/menu.ts";
-import { basketCount } from "../src/services/cart.ts";
-import { cartState } from "../src/services/cart_state.ts";
-import { addRequestOf, addToCart, type OptionChoice } from "../src/services/cart_add.ts";
-import { checkoutPreview } from "../src/services/checkout.ts";
-import { listOrders, orderDetail } from "../src/services/orders.ts";
-import { listAddresses } from "../src/services/addresses.ts";
-import { paymentMethods } from "../src/services/payments.ts";
-import { listFavorites } from "../src/services/favorites.ts";
-import { profileSummary } from "../src/services/profile.ts";
-import { authStatus } from "../src/services/account.ts";
+import type { ResolvedLocation } from "../src/services/location/resolve.ts";
+import { geocode, resolveLocation } from "../src/services/location/resolve.ts";
+import * as discovery from "../src/services/venues/discovery.ts";
+import { venueCategories, venueDetails, venueHours } from "../src/services/venues/details.ts";
+import { type MenuRequest, venueItem, venueMenu } from "../src/services/menu/menu.ts";
+import { basketCount } from "../src/services/basket/baskets.ts";
+import { cartState } from "../src/services/basket/view.ts";
+import { addRequestOf, addToCart, type OptionChoice } from "../src/services/basket/add.ts";
+import { checkoutPreview } from "../src/services/checkout/preview.ts";
+import { listOrders, orderDetail } from "../src/services/account/orders.ts";
+import { listAddresses } from "../src/services/account/addresses.ts";
+import { paymentMethods } from "../src/services/account/payments.ts";
+import { listFavorites } from "../src/services/account/favorites.ts";
+import { profileSummary } from "../src/services/account/profile.ts";
+import { authStatus } from "../src/services/account/status.ts";
 import { syncHistory } from "../src/stats/sync.ts";
 import { ensureSchema } from "../src/stats/schema.ts";
 import { Pacer } from "../src/stats/pacer.ts";
@@ -46,7 +46,7 @@ import {
   type TypeMap,
 } from "./support/fuzz.ts";
 import { fakeJwt, FIXTURES, PREFIX } from "./fixture_server.ts";
-import { DETAIL_SECTIONS } from "../src/core/vocab.ts";
+import { DETAIL_SECTIONS } from "../src/domain/vocab.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;

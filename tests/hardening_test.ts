@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { calls, type Env, withEnv } from "./helpers.ts";
 import { startFixtureServer } from "./fixture_server.ts";
-import { SvcError } from "../src/core/errors.ts";
-import { parseCategoryTree } from "../src/services/venue.ts";
+import { SvcError } from "../src/domain/errors.ts";
+import { parseCategoryTree } from "../src/services/venues/details.ts";
 import type { RequestLogEntry } from "../src/sandbox/types.ts";
 
 // deno-lint-ignore no-explicit-any

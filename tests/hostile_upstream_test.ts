@@ -10,7 +10,7 @@ import { MAX_REDIRECTS } from "../src/gateway/redirects.ts";
 import type { Hosts } from "../src/gateway/hosts.ts";
 import { downloadToFile } from "../src/gateway/download.ts";
 import { MAX_BUNDLE_BYTES } from "../src/stats/bundle.ts";
-import { SvcError } from "../src/core/errors.ts";
+import { SvcError } from "../src/domain/errors.ts";
 import { USER_AGENT } from "../src/version.ts";
 import { join } from "node:path";
 import {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseTimeout, reuseEndpoint } from "../src/cli/login_browser.ts";
-import { SvcError } from "../src/core/errors.ts";
+import { SvcError } from "../src/domain/errors.ts";
 import {
   devtoolsUrlFromStderr,
   type DiscoveryEnv,

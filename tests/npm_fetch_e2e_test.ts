@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { baseEnv, collect, ROOT, type RunResult, spawnSvc } from "./helpers.ts";
-import { packageUnavailable } from "../src/core/errors.ts";
+import { packageUnavailable } from "../src/domain/errors.ts";
 
 interface Registry {
   url: string;

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
-import { permissionDenied, toSvcError } from "../src/core/errors.ts";
+import { permissionDenied, toSvcError } from "../src/domain/errors.ts";
 import { HOST_ENV, REAL_HOSTS } from "../src/gateway/hosts.ts";
 import { CREDENTIAL_ENV } from "../src/auth/session.ts";
 import { PROXY_ENV } from "../src/gateway/wire.ts";
@@ -218,7 +218,7 @@ Deno.test("--allow-env lists every variable svc reads (each Deno.env.get in src/
     "src/gateway/hosts.ts: env",
     "src/gateway/limits.ts: n",
     "src/gateway/wire.ts: name",
-    "src/services/doctor.ts: k",
+    "src/app/doctor.ts: k",
   ]);
   // The launcher's marker is granted by the launcher alone (the only one that sets it).
   const listed = new Set<string>([...ENV_VARS, LAUNCHER_ENV]);

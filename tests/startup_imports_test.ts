@@ -33,7 +33,7 @@ const EVERY_COMMAND = [
   "src/cli/venue.ts",
   "src/cli/meta.ts",
   "src/config/slug_cache.ts",
-  "src/services/location.ts",
+  "src/services/location/resolve.ts",
 ];
 
 const href = (f: string) => new URL(f, `file://${ROOT.endsWith("/") ? ROOT : `${ROOT}/`}`).href;
@@ -72,7 +72,7 @@ function walk(bySpecifier: Map<string, Info["modules"][number]>, roots: string[]
 Deno.test("the modules every command loads import no node:* built-in and no npm package", async () => {
   const { seen, outside } = walk(await mainGraph(), EVERY_COMMAND);
   assert.ok(seen.size > 40, `the static graph was walked (${seen.size} modules)`);
-  assert.deepEqual(outside, [], "use src/core/pathstr.ts, or load the module lazily where it is needed");
+  assert.deepEqual(outside, [], "use src/domain/pathstr.ts, or load the module lazily where it is needed");
 });
 
 Deno.test("a run that makes no call does not load the HTTP client (svc status without credentials)", async () => {
@@ -82,7 +82,7 @@ Deno.test("a run that makes no call does not load the HTTP client (svc status wi
     "src/cli/runtime.ts",
     "src/cli/auth.ts",
   ]);
-  assert.ok(seen.has(href("src/services/account.ts")), "the walk reached the status service");
+  assert.ok(seen.has(href("src/services/account/status.ts")), "the walk reached the status service");
   assert.ok(
     !seen.has(href("src/gateway/client.ts")),
     "the gateway loads in Runtime.getGateway(), on first use",

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { downloadToFile } from "../src/gateway/download.ts";
 import { MAX_BUNDLE_BYTES } from "../src/stats/bundle.ts";
 import { barLine, Progress } from "../src/output/progress.ts";
-import { SvcError } from "../src/core/errors.ts";
+import { SvcError } from "../src/domain/errors.ts";
 
 const CAP = 64 * 1024;
 

@@ -1,7 +1,7 @@
-/** The one comparison of typed text with marketplace text (src/core/text_match.ts). */
+/** The one comparison of typed text with marketplace text (src/domain/text_match.ts). */
 
 import assert from "node:assert/strict";
-import { foldText, foldWord, TextQuery } from "../src/core/text_match.ts";
+import { foldText, foldWord, TextQuery } from "../src/domain/text_match.ts";
 
 Deno.test("folding: case, accents, letters NFKD keeps, separators, English plurals", () => {
   assert.equal(foldText("Café Crêperie"), "cafe creperie");

@@ -1,7 +1,7 @@
 /** Venue and menu parsers fed real-shaped payloads with missing, extra, null and unknown fields. */
 
 import assert from "node:assert/strict";
-import { SvcError } from "../src/core/errors.ts";
+import { SvcError } from "../src/domain/errors.ts";
 import {
   campaignItems,
   filterItems,
@@ -11,7 +11,7 @@ import {
   optionDefs,
   sortItems,
   TaskPool,
-} from "../src/services/menu.ts";
+} from "../src/services/menu/menu.ts";
 import {
   categoryRow,
   detailsOf,
@@ -19,9 +19,9 @@ import {
   hoursOf,
   leafCategories,
   parseCategoryTree,
-} from "../src/services/venue.ts";
-import { hhmm, parseHours, timeValueSeconds } from "../src/services/hours.ts";
-import type { VenueStatic } from "../src/services/venue_lookup.ts";
+} from "../src/services/venues/details.ts";
+import { hhmm, parseHours, timeValueSeconds } from "../src/services/venues/hours.ts";
+import type { VenueStatic } from "../src/services/venues/lookup.ts";
 import {
   optionRule,
   parseInclude,
@@ -30,7 +30,7 @@ import {
   parseTimezone,
 } from "../src/cli/venue.ts";
 import { parsePaging } from "../src/cli/paging.ts";
-import type { ResolvedLocation } from "../src/services/location.ts";
+import type { ResolvedLocation } from "../src/services/location/resolve.ts";
 
 function sink() {
   const warnings: string[] = [];

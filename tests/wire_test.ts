@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { noProxyMatches, parseProxy, proxyFor, requestBytes, sendOnce } from "../src/gateway/wire.ts";
 import { Gateway } from "../src/gateway/client.ts";
 import type { Hosts } from "../src/gateway/hosts.ts";
-import { SvcError } from "../src/core/errors.ts";
+import { SvcError } from "../src/domain/errors.ts";
 import { USER_AGENT } from "../src/version.ts";
 import { ROOT } from "./helpers.ts";
 import { type Action, startHostile } from "./hostile.ts";

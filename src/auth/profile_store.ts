@@ -1,6 +1,6 @@
 /** Local credential writes: login with tokens, logout, configure (no upstream calls). */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import { type Profile, updateConfig, validateProfileName } from "../config/store.ts";
 import {
   assertSendableCookies,

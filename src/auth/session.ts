@@ -4,7 +4,7 @@
  */
 
 import { changedError, type ShapeChange, shapeChange, UPSTREAM } from "../gateway/shapes.ts";
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import type { AuthHeaders, AuthProvider, Gateway } from "../gateway/client.ts";
 import {
   type CredentialSnapshot,

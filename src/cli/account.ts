@@ -1,8 +1,8 @@
 /** Account command handlers (`profile …` and `account …`; the tree is in commands.ts). */
 
-import { SvcError } from "../core/errors.ts";
-import { parseVenueRef } from "../core/refs.ts";
-import type { Money } from "../core/money.ts";
+import { SvcError } from "../domain/errors.ts";
+import { parseVenueRef } from "../domain/refs.ts";
+import type { Money } from "../domain/money.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import { parseIntFlag } from "./options.ts";
 import { parsePaging } from "./paging.ts";
@@ -10,7 +10,7 @@ import { legendLine, venueTable } from "./discovery.ts";
 import type { Cell, Column } from "../output/table.ts";
 import { tableTime } from "../output/format.ts";
 import { recordCells } from "../output/labels.ts";
-import { profileSummary } from "../services/profile.ts";
+import { profileSummary } from "../services/account/profile.ts";
 import {
   listOrders,
   ORDER_LIMIT_MAX,
@@ -19,7 +19,7 @@ import {
   type OrderList,
   orderStatusFilter,
   validPurchaseId,
-} from "../services/orders.ts";
+} from "../services/account/orders.ts";
 import {
   type AddressEntry,
   addressLinks,
@@ -31,16 +31,16 @@ import {
   removeAddress,
   useAddress,
   writeAddress,
-} from "../services/addresses.ts";
-import { type PaymentList, paymentMethods } from "../services/payments.ts";
+} from "../services/account/addresses.ts";
+import { type PaymentList, paymentMethods } from "../services/account/payments.ts";
 import {
   type FavoriteMutation,
   type FavoritesResult,
   listFavorites,
   setFavorite,
-} from "../services/favorites.ts";
-import { invalidChoice } from "../core/suggest.ts";
-import { PROFILE_PARTS, type ProfilePart } from "../core/vocab.ts";
+} from "../services/account/favorites.ts";
+import { invalidChoice } from "../domain/suggest.ts";
+import { PROFILE_PARTS, type ProfilePart } from "../domain/vocab.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 

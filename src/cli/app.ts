@@ -4,7 +4,7 @@
  * commands is evaluated.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import { VERSION } from "../version.ts";
 import { writeStdout } from "../output/stdout.ts";
 import { ROOT } from "./commands.ts";

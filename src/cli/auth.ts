@@ -1,7 +1,7 @@
 /** Session commands: login, logout, status, configure, and the grouped `auth` aliases. */
 
 import { configureProfile, loginWithTokens, logoutProfile } from "../auth/profile_store.ts";
-import { authStatus, type StatusResult } from "../services/account.ts";
+import { authStatus, type StatusResult } from "../services/account/status.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import { recordCells } from "../output/labels.ts";
 

@@ -1,18 +1,18 @@
 /** Basket and checkout-preview commands (both layouts). */
 
-import { SvcError } from "../core/errors.ts";
-import { formatMinor, type Money } from "../core/money.ts";
-import { basketVenueKey, isUrl, parseItemRef } from "../core/refs.ts";
-import { type CartState, cartState } from "../services/cart_state.ts";
-import { clearArgs, removeArgs } from "../services/cart_set.ts";
-import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../services/cart_add.ts";
-import { type CheckoutPreview, checkoutPreview } from "../services/checkout.ts";
-import { basketCount, clearBaskets, nothingCleared, removeItem } from "../services/cart.ts";
+import { SvcError } from "../domain/errors.ts";
+import { formatMinor, type Money } from "../domain/money.ts";
+import { basketVenueKey, isUrl, parseItemRef } from "../domain/refs.ts";
+import { type CartState, cartState } from "../services/basket/view.ts";
+import { clearArgs, removeArgs } from "../services/basket/change.ts";
+import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../services/basket/add.ts";
+import { type CheckoutPreview, checkoutPreview } from "../services/checkout/preview.ts";
+import { basketCount, clearBaskets, nothingCleared, removeItem } from "../services/basket/baskets.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import { parseIntFlag, parseMinorFlag } from "./options.ts";
-import { invalidChoice } from "../core/suggest.ts";
+import { invalidChoice } from "../domain/suggest.ts";
 import { DEFAULT_PROFILE } from "../config/store.ts";
-import { DELIVERY_MODES, type DeliveryMode, TOP_LEVEL_MODES } from "../core/vocab.ts";
+import { DELIVERY_MODES, type DeliveryMode, TOP_LEVEL_MODES } from "../domain/vocab.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 
@@ -165,7 +165,7 @@ export async function runAdd(rt: Runtime, first: string, second?: string): Promi
     : isUrl(first) && /(itemid|menuitem)[-=]/i.test(first)
     ? { item: first }
     : { venue: first };
-  // The rules live in services/cart_add.ts (shared with the MCP server); flags are parsed here.
+  // The rules live in services/basket/add.ts (shared with the MCP server); flags are parsed here.
   const req = addRequestOf({
     ...positional,
     query: o.query,

@@ -20,7 +20,7 @@ import {
   TOP_LEVEL_MODES,
   VENUE_SORTS,
   VENUE_TYPES,
-} from "../core/vocab.ts";
+} from "../domain/vocab.ts";
 import { type Cmd, type Flag, paging, SHOW_HIGHLIGHTS } from "./spec.ts";
 import { BADGE_HELP } from "../output/badges.ts";
 

@@ -1,6 +1,6 @@
 /** Discovery commands: feed, top, venues (+ categories), items. */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import {
   feed,
   type FeedResult,
@@ -13,8 +13,8 @@ import {
   top,
   venueCategories,
   venues,
-} from "../services/discovery.ts";
-import type { VenueRow } from "../services/venue_rows.ts";
+} from "../services/venues/discovery.ts";
+import type { VenueRow } from "../services/venues/rows.ts";
 import { badgeLegend, badgePrefix } from "../output/badges.ts";
 import { distanceText } from "../output/format.ts";
 import { shellWord } from "../output/hints.ts";
@@ -22,8 +22,8 @@ import type { Cell, Column } from "../output/table.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import { parseIntFlag, parseMinorFlag } from "./options.ts";
 import { parseChoice, parseNumberFlag, parsePaging, parseShowHighlights, requireText } from "./paging.ts";
-import { invalidChoice } from "../core/suggest.ts";
-import { VENUE_TYPES } from "../core/vocab.ts";
+import { invalidChoice } from "../domain/suggest.ts";
+import { VENUE_TYPES } from "../domain/vocab.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 

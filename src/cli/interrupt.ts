@@ -9,7 +9,7 @@
  * first signal with `deferInterrupts()`; a second signal still ends the process.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import { writesSettled } from "../config/files.ts";
 
 export interface InterruptView {

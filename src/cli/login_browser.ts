@@ -4,7 +4,7 @@
  */
 
 import { join } from "node:path";
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import { loginWithTokens } from "../auth/profile_store.ts";
 import { decodeJwt } from "../auth/tokens.ts";
 import { isFileSync } from "../login/browser.ts";

@@ -3,7 +3,7 @@
  * `svc mcp tools`: its catalogue. The SDK and zod load only here, lazily (src/mcp/*).
  */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import { MCP_CALL_DEADLINE_MS, type NetworkLimits, networkLimitsFromEnv } from "../gateway/limits.ts";
 import type { Runtime } from "./runtime.ts";
 

@@ -1,9 +1,9 @@
 /** Global flags (spec §10) and their validation; small flag parsers shared by the commands. */
 
-import { SvcError } from "../core/errors.ts";
-import { parseInteger, parseMinor } from "../core/numbers.ts";
+import { SvcError } from "../domain/errors.ts";
+import { parseInteger, parseMinor } from "../domain/numbers.ts";
 import { DEFAULT_PROFILE, validateProfileName } from "../config/store.ts";
-import type { LocationOverride } from "../services/location.ts";
+import type { LocationOverride } from "../services/location/resolve.ts";
 
 export type Format = "table" | "json" | "yaml";
 
@@ -23,7 +23,7 @@ export interface GlobalOptions {
   timeoutMs?: number;
 }
 
-export type { LocationOverride } from "../services/location.ts";
+export type { LocationOverride } from "../services/location/resolve.ts";
 
 function usage(message: string): SvcError {
   return new SvcError("SVC_INVALID_ARGUMENT", message);
@@ -140,9 +140,9 @@ export function parseDuration(raw: unknown): number {
   return Math.round(ms);
 }
 
-/** Spec §7 rule 1 (the rule itself lives in services/location.ts, shared with the MCP server). */
+/** Spec §7 rule 1 (the rule itself lives in services/location/resolve.ts, shared with the MCP server). */
 export async function parseLocation(opts: Record<string, unknown>): Promise<LocationOverride> {
-  const { locationOverride } = await import("../services/location.ts");
+  const { locationOverride } = await import("../services/location/resolve.ts");
   return locationOverride({ address: opts.address, lat: opts.lat, lon: opts.lon });
 }
 

@@ -1,11 +1,11 @@
 /** Shared parsing of paging and small enum flags (validated before any upstream call). */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import type { Paging } from "../services/paging.ts";
-import { parseDecimal } from "../core/numbers.ts";
+import { parseDecimal } from "../domain/numbers.ts";
 import { parseIntFlag } from "./options.ts";
 import { boolWord } from "./parse.ts";
-import { invalidChoice } from "../core/suggest.ts";
+import { invalidChoice } from "../domain/suggest.ts";
 
 /** Rows per page when --page is given without --limit (and the command has no default of its own). */
 export const DEFAULT_PAGE_SIZE = 20;

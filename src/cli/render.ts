@@ -4,7 +4,7 @@
  * (help and usage errors load it; js-yaml only when YAML is asked for).
  */
 
-import { SvcError, toSvcError } from "../core/errors.ts";
+import { SvcError, toSvcError } from "../domain/errors.ts";
 import { type Envelope, errorObject, makeMeta } from "../output/envelope.ts";
 import { colorEnabled, makeStyle } from "../output/style.ts";
 import { lineSafe } from "../output/sanitize.ts";

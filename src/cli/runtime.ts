@@ -3,7 +3,7 @@
  * gateway, the warnings list, and rendering of the result or error.
  */
 
-import { LocationNeedsSession, SvcError, toSvcError } from "../core/errors.ts";
+import { LocationNeedsSession, SvcError, toSvcError } from "../domain/errors.ts";
 import { type Paths, resolvePaths, sandboxPaths } from "../config/paths.ts";
 import { type ConfigFile, DEFAULT_PROFILE, type Profile, readConfig, snapshotOf } from "../config/store.ts";
 import {
@@ -34,7 +34,7 @@ import { writeStderrLine, writeStdout } from "../output/stdout.ts";
 import { renderError, writeEnvelope } from "./render.ts";
 import { privacyWarnings } from "../config/privacy.ts";
 import type { ServiceContext, WarningKind } from "../services/context.ts";
-import type { ResolvedLocation } from "../services/location.ts";
+import type { ResolvedLocation } from "../services/location/resolve.ts";
 
 /**
  * Renders `data` for people; loaded table helpers are passed in, and `cmd` for every command line the
@@ -305,7 +305,7 @@ export class Runtime {
   /** The location of a location-aware command (override, else the account's selection). */
   resolveLocation(ctx?: ServiceContext): Promise<ResolvedLocation> {
     this.located ??= (async () => {
-      const { resolveLocation } = await import("../services/location.ts");
+      const { resolveLocation } = await import("../services/location/resolve.ts");
       return await resolveLocation(ctx ?? await this.services(), this.location);
     })();
     return this.located;

@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { HOST_ENV } from "../gateway/hosts.ts";
 import { DEFAULT_PROFILE, updateConfig } from "../config/store.ts";
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import { ensurePrivateDir, fileError } from "../config/files.ts";
 import { deferInterrupts } from "./interrupt.ts";
 import { sandboxPaths } from "../config/paths.ts";

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import type { Paths } from "../config/paths.ts";
 import { ensurePrivateDir, fileError, readTextIfExists } from "../config/files.ts";
 import { updateConfig } from "../config/store.ts";
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import type { Hosts } from "../gateway/hosts.ts";
 import { startSandbox, toInstant, withLockFile } from "../sandbox/mod.ts";
-import { setMutationLock } from "../services/mutation_lock.ts";
+import { setMutationLock } from "../services/basket/lock.ts";
 import { beforeInterruptExit } from "./interrupt.ts";
 
 export interface OpenSandbox {

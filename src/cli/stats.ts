@@ -5,7 +5,7 @@
  */
 
 import { isAbsolute, resolve } from "node:path";
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import type { Runtime } from "./runtime.ts";
 import { parseIntFlag } from "./options.ts";
 import { beforeInterruptExit } from "./interrupt.ts";

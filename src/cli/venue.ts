@@ -1,20 +1,20 @@
 /** Venue commands: details, menu, categories, hours, item. */
 
-import { SvcError } from "../core/errors.ts";
-import type { Money } from "../core/money.ts";
-import { type ItemRef, parseVenueRef, venueItemRefs, type VenueRef } from "../core/refs.ts";
-import type { MenuItem, MenuRequest, OptionGroup, VenueItemDetail, VenueMenu } from "../services/menu.ts";
-import type { VenueCategories, VenueDetails, VenueHours } from "../services/venue.ts";
-import type { ResolvedLocation } from "../services/location.ts";
+import { SvcError } from "../domain/errors.ts";
+import type { Money } from "../domain/money.ts";
+import { type ItemRef, parseVenueRef, venueItemRefs, type VenueRef } from "../domain/refs.ts";
+import type { MenuItem, MenuRequest, OptionGroup, VenueItemDetail, VenueMenu } from "../services/menu/menu.ts";
+import type { VenueCategories, VenueDetails, VenueHours } from "../services/venues/details.ts";
+import type { ResolvedLocation } from "../services/location/resolve.ts";
 import { parsePaging } from "./paging.ts";
-import { menuRequest } from "../services/menu_request.ts";
+import { menuRequest } from "../services/menu/request.ts";
 import { paginate } from "../services/paging.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { parseMinorFlag } from "./options.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import type { Column } from "../output/table.ts";
-import { invalidChoice } from "../core/suggest.ts";
-import { DETAIL_SECTIONS, type DetailSection, WEEKDAYS } from "../core/vocab.ts";
+import { invalidChoice } from "../domain/suggest.ts";
+import { DETAIL_SECTIONS, type DetailSection, WEEKDAYS } from "../domain/vocab.ts";
 
 const invalid = (message: string) => new SvcError("SVC_INVALID_ARGUMENT", message);
 
@@ -50,7 +50,7 @@ function text(name: string, raw: unknown): string | undefined {
   return t;
 }
 
-/** `venue menu` flags: paging and amounts parsed here; the request rules live in services/menu.ts. */
+/** `venue menu` flags: paging and amounts parsed here; the request rules live in services/menu/menu.ts. */
 export function parseMenuRequest(opts: Record<string, unknown>): MenuRequest {
   const paging = parsePaging(opts);
   const minPrice = opts.minPrice === undefined ? undefined : parseMinorFlag("min-price", opts.minPrice);
@@ -102,7 +102,7 @@ async function context(
 export async function runDetails(rt: Runtime, venueArg: string): Promise<void> {
   const include = parseInclude(rt.opts.include);
   const ref = parseVenueRef(venueArg);
-  const { venueDetails } = await import("../services/venue.ts");
+  const { venueDetails } = await import("../services/venues/details.ts");
   const { ctx, location } = await context(rt);
   await rt.emit(await venueDetails(ctx, ref, include, location), renderDetails);
 }
@@ -110,7 +110,7 @@ export async function runDetails(rt: Runtime, venueArg: string): Promise<void> {
 export async function runMenu(rt: Runtime, venueArg: string): Promise<void> {
   const req = parseMenuRequest(rt.opts);
   const ref = parseVenueRef(venueArg);
-  const { venueMenu } = await import("../services/menu.ts");
+  const { venueMenu } = await import("../services/menu/menu.ts");
   const { ctx, location } = await context(rt);
   await rt.emit(await venueMenu(ctx, ref, req, location), renderMenu);
 }
@@ -118,7 +118,7 @@ export async function runMenu(rt: Runtime, venueArg: string): Promise<void> {
 export async function runCategories(rt: Runtime, venueArg: string): Promise<void> {
   const paging = parsePaging(rt.opts);
   const ref = parseVenueRef(venueArg);
-  const { venueCategories } = await import("../services/venue.ts");
+  const { venueCategories } = await import("../services/venues/details.ts");
   const { ctx, location } = await context(rt);
   await rt.emit(await venueCategories(ctx, ref, paging, location), renderCategories);
 }
@@ -126,7 +126,7 @@ export async function runCategories(rt: Runtime, venueArg: string): Promise<void
 export async function runHours(rt: Runtime, venueArg: string): Promise<void> {
   const label = parseTimezone(rt.opts.timezone);
   const ref = parseVenueRef(venueArg);
-  const { venueHours } = await import("../services/venue.ts");
+  const { venueHours } = await import("../services/venues/details.ts");
   const { ctx, location } = await context(rt);
   await rt.emit(await venueHours(ctx, ref, label, location), renderHours);
 }
@@ -136,7 +136,7 @@ export async function runItem(rt: Runtime, first: string, second?: string): Prom
     ? venueItemRefs(undefined, first)
     : venueItemRefs(first, second);
   if (warning) rt.warn(warning);
-  const { venueItem } = await import("../services/menu.ts");
+  const { venueItem } = await import("../services/menu/menu.ts");
   const { ctx, location } = await context(rt);
   await rt.emit(await venueItem(ctx, venue, item, location), renderItem);
 }

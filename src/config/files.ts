@@ -11,8 +11,8 @@
  * - file-system failures become SVC_FILE_ERROR with the path, never SVC_INTERNAL.
  */
 
-import { basename, dirname, join } from "../core/pathstr.ts";
-import { permissionDenied, SvcError } from "../core/errors.ts";
+import { basename, dirname, join } from "../domain/pathstr.ts";
+import { permissionDenied, SvcError } from "../domain/errors.ts";
 
 /** Files larger than this are not read as config or cache (a device or a wrong path, not svc's). */
 export const MAX_TEXT_FILE_BYTES = 16 * 1024 * 1024;

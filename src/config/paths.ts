@@ -1,7 +1,7 @@
 /** Where svc keeps its files, derived from the environment only. */
 
-import { dirname, join } from "../core/pathstr.ts";
-import { SvcError } from "../core/errors.ts";
+import { dirname, join } from "../domain/pathstr.ts";
+import { SvcError } from "../domain/errors.ts";
 
 export interface Paths {
   /** The per-user svc directory (`~/.svc`, or the directory of $SVC_CONFIG_PATH). */

@@ -4,7 +4,7 @@
  * that group or others can access (e.g. 0755), or a file they can read, it only warns.
  */
 
-import { dirname } from "../core/pathstr.ts";
+import { dirname } from "../domain/pathstr.ts";
 
 function modeOf(info: Deno.FileInfo): number | null {
   return info.mode === null ? null : info.mode & 0o777;

@@ -6,8 +6,8 @@
  * a corrupt cache is ignored and rebuilt, a file that is not svc's cache is ignored and kept.
  */
 
-import { dirname } from "../core/pathstr.ts";
-import { SvcError } from "../core/errors.ts";
+import { dirname } from "../domain/pathstr.ts";
+import { SvcError } from "../domain/errors.ts";
 import { InvalidTextError, readTextIfExists, withFileLock, writeFileAtomic } from "./files.ts";
 
 export const SLUG_CACHE_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 /** The profile store: named profiles in one JSON file, validated on read, written atomically under a lock. */
 
-import { permissionDenied, SvcError } from "../core/errors.ts";
+import { permissionDenied, SvcError } from "../domain/errors.ts";
 import {
   fileError,
   InvalidTextError,

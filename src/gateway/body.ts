@@ -3,7 +3,7 @@
  * and the sizes said as people read them.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import { deeperThan, MAX_JSON_DEPTH } from "./depth.ts";
 import { redact } from "./redact.ts";
 

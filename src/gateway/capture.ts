@@ -11,7 +11,7 @@
  */
 
 import { ensurePrivateDir, writeFileAtomic } from "../config/files.ts";
-import { join } from "../core/pathstr.ts";
+import { join } from "../domain/pathstr.ts";
 import {
   isTokenExchange,
   Learned,

@@ -1,6 +1,6 @@
 /**
  * What `--capture` redacts, and what `svc capture check` looks for, in one place: the writer
- * (./capture.ts) applies these rules and the checker (services/capture_check.ts) scans for what they
+ * (./capture.ts) applies these rules and the checker (services/capture/check.ts) scans for what they
  * leave, so a capture svc wrote passes the check by construction, and anything else is found.
  *
  * Three layers:

@@ -24,7 +24,7 @@ import {
   outcomeUnknown,
   permissionDenied,
   SvcError,
-} from "../core/errors.ts";
+} from "../domain/errors.ts";
 import type { HostName, Hosts } from "./hosts.ts";
 import { DEFAULT_TIMEOUT_MS, duration } from "./limits.ts";
 import { redact, redactText, redactValues, secretForms } from "./redact.ts";

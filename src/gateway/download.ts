@@ -4,7 +4,7 @@
  * the Gateway (client.ts); this module is only for binary assets and tiny text assets.
  */
 
-import { permissionDenied, SvcError } from "../core/errors.ts";
+import { permissionDenied, SvcError } from "../domain/errors.ts";
 import { assertNotPlacement } from "./redirects.ts";
 import { redact } from "./redact.ts";
 import { USER_AGENT } from "../version.ts";

@@ -1,6 +1,6 @@
 /** The upstream hosts, overridable through SVC_*_URL environment variables. */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 
 export type HostName = "auth" | "user_api" | "consumer_api" | "payment" | "release";
 

@@ -3,7 +3,7 @@
  * whole-command deadline (SVC_DEADLINE_MS). Both are validated before any upstream call.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 
 /** Each attempt of each request (and its redirects and body) must finish within this. */
 export const DEFAULT_TIMEOUT_MS = 15_000;

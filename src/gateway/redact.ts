@@ -1,6 +1,6 @@
 /** Redaction of secrets from anything that may reach a terminal or a log. */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 
 const JWT_LIKE = /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 const SECRET_PAIR =

@@ -3,7 +3,7 @@
  * and the refusal of any write, or any redirect hop, towards an order-placement endpoint.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 
 /** Statuses that redirect (with a Location header). */
 export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);

@@ -6,7 +6,7 @@
  * a missing or mistyped optional field degrades to unknown (null) with a warning, never an error.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 
 export type FieldType = "string" | "number" | "integer" | "boolean" | "object" | "array";
 

@@ -3,7 +3,7 @@
  * answer becomes.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 
 /** Statuses a read is retried on (bounded attempts, backoff, Retry-After honoured). */
 export const RETRY_STATUSES = new Set([429, 502, 503, 504]);

@@ -19,7 +19,7 @@
  * traces, error mapping) is the same for both paths.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import { USER_AGENT } from "../version.ts";
 
 /** Reads one environment variable (tests pass their own). */

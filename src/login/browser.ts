@@ -4,7 +4,7 @@
  */
 
 import { join } from "node:path";
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 
 export type Os = typeof Deno.build.os;
 

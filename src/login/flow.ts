@@ -5,7 +5,7 @@
  * by one deadline; a browser svc launched is always closed, a reused one is left running.
  */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import { ensurePrivateDir } from "../config/files.ts";
 import { CdpClient, CdpError, devtoolsHttp } from "./cdp.ts";
 import { type DiscoveryEnv, findBrowser, launchBrowser, type LaunchedBrowser } from "./browser.ts";

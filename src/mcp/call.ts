@@ -7,7 +7,7 @@
 
 import type { z } from "zod";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { SvcError, toSvcError } from "../core/errors.ts";
+import { SvcError, toSvcError } from "../domain/errors.ts";
 import { errorResult, forTools } from "./errors.ts";
 import type { ToolDef } from "./tool.ts";
 import { CallContext, type CallControls, type McpSettings } from "./runtime.ts";

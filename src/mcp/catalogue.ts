@@ -6,7 +6,7 @@
 
 import { z } from "zod";
 import type { Annotations, ToolDef } from "./tool.ts";
-import type { ToolsetName } from "../core/vocab.ts";
+import type { ToolsetName } from "../domain/vocab.ts";
 
 /**
  * Most characters the whole `tools/list` answer may take with every toolset. Raised from 30,000 when

@@ -12,7 +12,7 @@ import {
   LocationNeedsSession,
   SvcError,
   toSvcError,
-} from "../core/errors.ts";
+} from "../domain/errors.ts";
 import { duration } from "../gateway/limits.ts";
 import { redactText } from "../gateway/redact.ts";
 import type { Hosts } from "../gateway/hosts.ts";

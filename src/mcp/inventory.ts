@@ -4,10 +4,10 @@
  * the toolsets and the code that loads them form no cycle.
  */
 
-import { SvcError } from "../core/errors.ts";
-import { invalidChoice } from "../core/suggest.ts";
+import { SvcError } from "../domain/errors.ts";
+import { invalidChoice } from "../domain/suggest.ts";
 import { type ToolDef, type Toolset } from "./tool.ts";
-import { TOOLSET_NAMES, type ToolsetName } from "../core/vocab.ts";
+import { TOOLSET_NAMES, type ToolsetName } from "../domain/vocab.ts";
 
 /**
  * Toolsets in catalogue order. Each loads lazily (zod and the services it wraps). `null`: a slot

@@ -2,14 +2,14 @@
  * Per-call wiring of the MCP server, the counterpart of src/cli/runtime.ts: every tool call reads
  * the profile afresh (a `svc login` in a terminal takes effect without a restart), builds the
  * session (refresh and the snapshot rule of src/auth/session.ts) and the gateway, and collects its
- * own warnings. Basket writes are serialised by the services themselves (services/cart.ts).
+ * own warnings. Basket writes are serialised by the services themselves (services/basket/baskets.ts).
  *
  * Each call is bounded by its deadline (MCP_CALL_DEADLINE_MS, or `svc mcp --timeout`) and by the
  * client: a `notifications/cancelled` aborts the call's signal, so no upstream request starts after
  * it and the running one stops (the gateway never retries past an aborted signal).
  */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import type { Paths } from "../config/paths.ts";
 import { DEFAULT_PROFILE, type Profile, readConfig, snapshotOf } from "../config/store.ts";
 import { SlugCache } from "../config/slug_cache.ts";
@@ -19,8 +19,8 @@ import type { Hosts } from "../gateway/hosts.ts";
 import type { CaptureSink } from "../gateway/capture.ts";
 import type { NetworkLimits } from "../gateway/limits.ts";
 import type { ServiceContext, WarningKind } from "../services/context.ts";
-import { locationOverride, type ResolvedLocation, resolveLocation } from "../services/location.ts";
-import type { LocalProfile } from "../services/addresses.ts";
+import { locationOverride, type ResolvedLocation, resolveLocation } from "../services/location/resolve.ts";
+import type { LocalProfile } from "../services/account/addresses.ts";
 
 /** What the server was started with (fixed for its lifetime). */
 export interface McpSettings {

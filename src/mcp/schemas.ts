@@ -23,7 +23,7 @@ export const itemArg = text("item id or URL");
 
 /**
  * Location arguments. Their rules (lat+lon together, or address, not both; ranges; not empty) are the
- * CLI's, checked by services/location.ts and stated once in the server instructions.
+ * CLI's, checked by services/location/resolve.ts and stated once in the server instructions.
  */
 export const location = {
   lat: z.number().optional().describe("latitude, with lon"),

@@ -5,9 +5,9 @@
  */
 
 import type { z } from "zod";
-import type { SvcError } from "../core/errors.ts";
+import type { SvcError } from "../domain/errors.ts";
 import type { CallContext } from "./runtime.ts";
-import type { ToolsetName } from "../core/vocab.ts";
+import type { ToolsetName } from "../domain/vocab.ts";
 
 /** MCP tool annotations, always all four (hosts that ignore defaults see the truth). */
 export interface Annotations {

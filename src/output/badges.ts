@@ -1,6 +1,6 @@
 /** Badge prefixes for venue cells: glyphs, or bracketed labels with SVC_BADGES_PLAIN=1. */
 
-import type { Badge } from "../services/venue_rows.ts";
+import type { Badge } from "../services/venues/rows.ts";
 
 const GLYPH: Record<Badge, string> = { wolt_plus: "+", discount: "%", fast: "⚡", schedule: "◷", new: "★" };
 const LABEL: Record<Badge, string> = {

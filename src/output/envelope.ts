@@ -1,7 +1,7 @@
 /** The JSON/YAML envelope: a stable contract (meta, data, warnings, optional error). */
 
-import { requestId } from "../core/ids.ts";
-import type { SvcError } from "../core/errors.ts";
+import { requestId } from "../domain/ids.ts";
+import type { SvcError } from "../domain/errors.ts";
 
 export interface Meta {
   request_id: string;

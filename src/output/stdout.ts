@@ -1,6 +1,6 @@
 /** Writing the result to stdout: a failure (e.g. disk full) is SVC_OUTPUT_ERROR, never SVC_INTERNAL. */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 
 /**
  * Writes all of `text` to stdout. A reader that went away (`| head`) stays Deno.errors.BrokenPipe,

@@ -6,7 +6,7 @@
  * the follow-up reads and saves, an interrupt).
  */
 
-import { changeInDoubt, type ChangeTarget } from "../core/errors.ts";
+import { changeInDoubt, type ChangeTarget } from "../domain/errors.ts";
 import type { GatewayResponse, RequestSpec } from "../gateway/client.ts";
 import type { ServiceContext } from "./context.ts";
 

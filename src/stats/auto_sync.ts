@@ -7,7 +7,7 @@
  */
 
 import { DatabaseSync } from "node:sqlite";
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import type { ServiceContext } from "../services/context.ts";
 import type { SyncResult } from "./sync.ts";
 
@@ -25,7 +25,7 @@ export function syncBudgetMs(deadlineMs: number | undefined): number {
 
 /** The signed-in user's email (user.email of /v1/user/me) and its slug, the history's user id. */
 export async function historyAccount(ctx: ServiceContext): Promise<{ email: string; userId: string }> {
-  const { fetchUser } = await import("../services/profile.ts");
+  const { fetchUser } = await import("../services/account/profile.ts");
   const { userSlug } = await import("./mapping.ts");
   const { user } = await fetchUser(ctx);
   const email = typeof user.email === "string" ? user.email.trim() : "";

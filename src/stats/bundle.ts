@@ -9,7 +9,7 @@
  */
 
 import { join } from "node:path";
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import { ensurePrivateDir, readTextIfExists, writeFileAtomic } from "../config/files.ts";
 import type { Gateway } from "../gateway/client.ts";
 import { downloadText, downloadToFile } from "../gateway/download.ts";

@@ -7,7 +7,7 @@
  */
 
 import { extname, join, resolve, sep } from "node:path";
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import { type DashboardCopy, dashboardCopy } from "./dashboard_copy.ts";
 
 export const DEFAULT_PORT = 5173;

@@ -1,7 +1,7 @@
 /** `svc stats summary`: the shared metric queries run on the local file through node:sqlite. */
 
 import { DatabaseSync } from "node:sqlite";
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import {
   type Filters,
   lastMonths,
@@ -15,7 +15,7 @@ import {
   weekdayHour,
 } from "./queries.ts";
 import { ensureSchema } from "./schema.ts";
-import type { Grouping } from "../core/vocab.ts";
+import type { Grouping } from "../domain/vocab.ts";
 
 /** node:sqlite as the queries' adapter. */
 export function nodeSqliteDb(db: DatabaseSync): SqlDb {

@@ -5,7 +5,7 @@
  */
 
 import type { DatabaseSync } from "node:sqlite";
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../domain/errors.ts";
 import type { Gateway } from "../gateway/client.ts";
 import { catalogRow, nowIso, orderRows } from "./mapping.ts";
 import { MAX_ATTEMPTS, Pacer } from "./pacer.ts";

@@ -3,7 +3,7 @@
  * payload, the check that a result survives a JSON round trip, and the outcome of one service run.
  */
 
-import { SvcError } from "../../src/core/errors.ts";
+import { SvcError } from "../../src/domain/errors.ts";
 import { type EndpointKey, shapeChange, UPSTREAM } from "../../src/gateway/shapes.ts";
 
 /** What the fixture server answers: JSON, or raw text (the empty body). */

@@ -1,9 +1,9 @@
 /** Account toolset: session status, profile, orders, addresses, payments (always masked), favorites. */
 
 import { z } from "zod";
-import { parseVenueRef } from "../../core/refs.ts";
-import { authStatus } from "../../services/account.ts";
-import { profileSummary } from "../../services/profile.ts";
+import { parseVenueRef } from "../../domain/refs.ts";
+import { authStatus } from "../../services/account/status.ts";
+import { profileSummary } from "../../services/account/profile.ts";
 import {
   listOrders,
   ORDER_LIMIT_MAX,
@@ -11,10 +11,10 @@ import {
   orderDetail,
   orderStatusFilter,
   validPurchaseId,
-} from "../../services/orders.ts";
-import { listAddresses } from "../../services/addresses.ts";
-import { paymentMethods } from "../../services/payments.ts";
-import { listFavorites, setFavorite } from "../../services/favorites.ts";
+} from "../../services/account/orders.ts";
+import { listAddresses } from "../../services/account/addresses.ts";
+import { paymentMethods } from "../../services/account/payments.ts";
+import { listFavorites, setFavorite } from "../../services/account/favorites.ts";
 import { paginate } from "../../services/paging.ts";
 import { READ, tool, type Toolset, write } from "../tool.ts";
 import {
@@ -31,7 +31,7 @@ import {
   venueArg,
   VenueRow,
 } from "../schemas.ts";
-import { PROFILE_PARTS } from "../../core/vocab.ts";
+import { PROFILE_PARTS } from "../../domain/vocab.ts";
 
 const status = tool({
   name: "svc_status_get",

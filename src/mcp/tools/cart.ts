@@ -5,12 +5,12 @@
  */
 
 import { z } from "zod";
-import { money } from "../../core/money.ts";
-import { basketVenueKey, parseItemRef } from "../../core/refs.ts";
-import { basketCount, clearBaskets, type OptionLine, removeItem } from "../../services/cart.ts";
-import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../../services/cart_add.ts";
-import { clearArgs, MAX_LINE_COUNT, removeArgs, setLineCount } from "../../services/cart_set.ts";
-import { cartState } from "../../services/cart_state.ts";
+import { money } from "../../domain/money.ts";
+import { basketVenueKey, parseItemRef } from "../../domain/refs.ts";
+import { basketCount, clearBaskets, type OptionLine, removeItem } from "../../services/basket/baskets.ts";
+import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../../services/basket/add.ts";
+import { clearArgs, MAX_LINE_COUNT, removeArgs, setLineCount } from "../../services/basket/change.ts";
+import { cartState } from "../../services/basket/view.ts";
 import { READ, tool, type Toolset, write } from "../tool.ts";
 import {
   BasketLine,

@@ -4,13 +4,13 @@
  */
 
 import { z } from "zod";
-import { SvcError } from "../../core/errors.ts";
-import { basketVenueKey } from "../../core/refs.ts";
-import { checkoutPreview } from "../../services/checkout.ts";
-import { explainCheckout } from "../../services/checkout_explain.ts";
+import { SvcError } from "../../domain/errors.ts";
+import { basketVenueKey } from "../../domain/refs.ts";
+import { checkoutPreview } from "../../services/checkout/preview.ts";
+import { explainCheckout } from "../../services/checkout/explain.ts";
 import { READ, tool, type Toolset } from "../tool.ts";
 import { location, minor, nMoney, nstr, text, venueArg } from "../schemas.ts";
-import { TOP_LEVEL_MODES } from "../../core/vocab.ts";
+import { TOP_LEVEL_MODES } from "../../domain/vocab.ts";
 
 const PriceLine = z.object({ label: z.string(), amount: nMoney }).meta({ id: "PriceLine" });
 

@@ -8,8 +8,8 @@ import {
   searchItems,
   venueCategories,
   venues,
-} from "../../services/discovery.ts";
-import { geocode } from "../../services/location.ts";
+} from "../../services/venues/discovery.ts";
+import { geocode } from "../../services/location/resolve.ts";
 import { READ, tool, type Toolset } from "../tool.ts";
 import {
   flag,
@@ -27,7 +27,7 @@ import {
   VenueRow,
   venueRow,
 } from "../schemas.ts";
-import { VENUE_SORTS, VENUE_TYPES } from "../../core/vocab.ts";
+import { VENUE_SORTS, VENUE_TYPES } from "../../domain/vocab.ts";
 
 const feedTool = tool({
   name: "svc_feed_get",

@@ -8,7 +8,7 @@
  */
 
 import { z } from "zod";
-import { SvcError } from "../../core/errors.ts";
+import { SvcError } from "../../domain/errors.ts";
 import { localGroups, localSummary, summaryFilters } from "../../stats/summary.ts";
 import {
   FRESH_FOR_MS,
@@ -22,7 +22,7 @@ import { tool, type Toolset } from "../tool.ts";
 import { nint, nstr } from "../schemas.ts";
 import type { CallContext } from "../runtime.ts";
 import { historyDbPath } from "../../config/paths.ts";
-import { GROUPINGS } from "../../core/vocab.ts";
+import { GROUPINGS } from "../../domain/vocab.ts";
 
 /** Reads the order history (syncing it into the local file first when needed); changes nothing upstream. */
 const HISTORY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };

@@ -1,10 +1,10 @@
 /** Venue toolset: venue detail (resolution, hours, fees), its categories, its menu or in-venue search, one item. */
 
 import { z } from "zod";
-import { parseVenueRef, venueItemRefs } from "../../core/refs.ts";
-import { menuRequest } from "../../services/menu_request.ts";
-import { venueCategories, venueDetails } from "../../services/venue.ts";
-import { venueItem, venueMenu } from "../../services/menu.ts";
+import { parseVenueRef, venueItemRefs } from "../../domain/refs.ts";
+import { menuRequest } from "../../services/menu/request.ts";
+import { venueCategories, venueDetails } from "../../services/venues/details.ts";
+import { venueItem, venueMenu } from "../../services/menu/menu.ts";
 import { READ, tool, type Toolset } from "../tool.ts";
 import {
   flag,
@@ -23,7 +23,7 @@ import {
   text,
   venueArg,
 } from "../schemas.ts";
-import { DETAIL_SECTIONS, MENU_SORTS } from "../../core/vocab.ts";
+import { DETAIL_SECTIONS, MENU_SORTS } from "../../domain/vocab.ts";
 
 const detailTool = tool({
   name: "svc_venue_get",

@@ -20,7 +20,7 @@ import {
 } from "../data/catalog.ts";
 import { priceRanges, venueMoney } from "../data/fees.ts";
 import { venueStatus } from "../data/open_status.ts";
-import { foldText } from "../../core/text_match.ts";
+import { foldText } from "../../domain/text_match.ts";
 
 const fail = (status: number, msg: string): Response => apiError(status, status, msg);
 

@@ -4,11 +4,11 @@
  * profile's location preference, else the account's default address.
  */
 
-import { LocationNeedsSession, SvcError } from "../core/errors.ts";
-import { positionOf } from "../core/geo.ts";
-import { parseCoordinate } from "../core/numbers.ts";
-import { arr, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
-import { requireShape } from "../gateway/shapes.ts";
+import { LocationNeedsSession, SvcError } from "../../domain/errors.ts";
+import { positionOf } from "../../domain/geo.ts";
+import { parseCoordinate } from "../../domain/numbers.ts";
+import { arr, type Json, language, num, obj, type ServiceContext, str } from "../context.ts";
+import { requireShape } from "../../gateway/shapes.ts";
 
 /** A location given for one call (`--address`, or `--lat` with `--lon`), checked by locationOverride. */
 export interface LocationOverride {
@@ -21,7 +21,7 @@ function usage(message: string): SvcError {
   return new SvcError("SVC_INVALID_ARGUMENT", message);
 }
 
-/** Plain decimal degrees only (see core/numbers.ts): "0x10" or "1e1" are refused. */
+/** Plain decimal degrees only (see domain/numbers.ts): "0x10" or "1e1" are refused. */
 const coordinate = (name: string, raw: unknown, limit: 90 | 180): number => parseCoordinate(name, raw, limit);
 
 /**

@@ -4,9 +4,9 @@
  * other with a warning; both failing is an error.
  */
 
-import { changedError, EMPTY_COUNTRY, requireShape, shapeChange } from "../gateway/shapes.ts";
-import { SvcError } from "../core/errors.ts";
-import { arr, bool, type Json, obj, type ServiceContext, str } from "./context.ts";
+import { changedError, EMPTY_COUNTRY, requireShape, shapeChange } from "../../gateway/shapes.ts";
+import { SvcError } from "../../domain/errors.ts";
+import { arr, bool, type Json, obj, type ServiceContext, str } from "../context.ts";
 import { countryOf, fetchUser } from "./profile.ts";
 
 /** Method types the payment profile is asked about (`available_methods`). */

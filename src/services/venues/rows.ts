@@ -1,8 +1,8 @@
 /** Normalised venue rows (spec §2.8) from feed-shaped payloads; tolerant of missing and unknown fields. */
 
-import { distanceMeters, type Point, positionOf } from "../core/geo.ts";
-import { type Money, money } from "../core/money.ts";
-import { arr, bool, decimal, num, obj, str } from "./context.ts";
+import { distanceMeters, type Point, positionOf } from "../../domain/geo.ts";
+import { type Money, money } from "../../domain/money.ts";
+import { arr, bool, decimal, num, obj, str } from "../context.ts";
 
 /** A short mark on a venue row: a membership venue, a discount, fast delivery, scheduled orders, new. */
 export type Badge = "wolt_plus" | "discount" | "fast" | "schedule" | "new";

@@ -3,11 +3,11 @@
  * upstream call (a small module, so that callers can validate without loading the menu code).
  */
 
-import { SvcError } from "../core/errors.ts";
+import { SvcError } from "../../domain/errors.ts";
 import type { MenuRequest } from "./menu.ts";
-import type { Paging } from "./paging.ts";
-import { invalidChoice } from "../core/suggest.ts";
-import { MENU_SORTS, type MenuSort } from "../core/vocab.ts";
+import type { Paging } from "../paging.ts";
+import { invalidChoice } from "../../domain/suggest.ts";
+import { MENU_SORTS, type MenuSort } from "../../domain/vocab.ts";
 
 /** Menu inputs of any caller (CLI flags or MCP tool arguments), amounts already in whole minor units. */
 export interface MenuInput extends Paging {

@@ -4,9 +4,9 @@
  * basket mutations. Also the input rules of remove and clear shared by the CLI and the MCP server.
  */
 
-import { SvcError } from "../core/errors.ts";
-import type { ServiceContext } from "./context.ts";
-import type { ResolvedLocation } from "./location.ts";
+import { SvcError } from "../../domain/errors.ts";
+import type { ServiceContext } from "../context.ts";
+import type { ResolvedLocation } from "../location/resolve.ts";
 import {
   assertCompleteSnapshot,
   type Basket,
@@ -19,7 +19,7 @@ import {
   serialized,
   type Totals,
   totalsAfter,
-} from "./cart.ts";
+} from "./baskets.ts";
 
 /** Most units a line may be set to. */
 export const MAX_LINE_COUNT = 999;

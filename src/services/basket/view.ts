@@ -1,9 +1,9 @@
 /** The basket view (`cart show`, the MCP cart tool): the selected basket plus a summary of the others. */
 
-import type { ServiceContext } from "./context.ts";
-import type { ResolvedLocation } from "./location.ts";
-import { type Basket, loadBaskets, selectBasket } from "./cart.ts";
-import { nameBasketOptions } from "./cart_add.ts";
+import type { ServiceContext } from "../context.ts";
+import type { ResolvedLocation } from "../location/resolve.ts";
+import { type Basket, loadBaskets, selectBasket } from "./baskets.ts";
+import { nameBasketOptions } from "./add.ts";
 
 /** One basket in the list of all baskets: its venue and how many items it holds. */
 export interface BasketSummary {

@@ -9,13 +9,13 @@
  * 24-hex id one of these pages named — never by the slug.
  */
 
-import { endsFallback, SvcError } from "../core/errors.ts";
-import { isObjectId } from "../core/ids.ts";
-import { closest } from "../core/suggest.ts";
-import type { VenueRef } from "../core/refs.ts";
-import { requireShape, shapeChange, UPSTREAM } from "../gateway/shapes.ts";
-import { arr, type Json, obj, type ServiceContext, str } from "./context.ts";
-import { coordsQuery, type ResolvedLocation } from "./location.ts";
+import { endsFallback, SvcError } from "../../domain/errors.ts";
+import { isObjectId } from "../../domain/ids.ts";
+import { closest } from "../../domain/suggest.ts";
+import type { VenueRef } from "../../domain/refs.ts";
+import { requireShape, shapeChange, UPSTREAM } from "../../gateway/shapes.ts";
+import { arr, type Json, obj, type ServiceContext, str } from "../context.ts";
+import { coordsQuery, type ResolvedLocation } from "../location/resolve.ts";
 
 /** The page that gave a venue's id. */
 export type IdentitySource = "static" | "dynamic" | "feed" | "search";

@@ -10,8 +10,8 @@
  * a day the payload does not describe is "unknown" — never shown as closed.
  */
 
-import { arr, num, obj, str } from "./context.ts";
-import { type Weekday, WEEKDAYS } from "../core/vocab.ts";
+import { arr, num, obj, str } from "../context.ts";
+import { type Weekday, WEEKDAYS } from "../../domain/vocab.ts";
 
 /** One opening window of a weekday, in the venue's local time. */
 export interface HoursRow {

@@ -4,7 +4,7 @@
  * item_discount: {fraction, include: {items}}, free_items}, conditions: {…}, description: {title}}`.
  */
 
-import { arr, decimal, type Json, num, obj, str } from "./context.ts";
+import { arr, decimal, type Json, num, obj, str } from "../context.ts";
 
 /** What a campaign discounts: the delivery fee, the basket, some items, or free items. */
 export type CampaignKind = "delivery" | "basket" | "item" | "free_items";

@@ -1,12 +1,12 @@
 /** Auth status: who the session belongs to (GET /v1/user/me). */
 
-import { oid } from "../core/ids.ts";
-import type { Gateway, TraceEntry } from "../gateway/client.ts";
-import type { Session } from "../auth/session.ts";
-import { expiryIso } from "../auth/profile_store.ts";
-import { tokenPreview } from "../auth/tokens.ts";
-import { type Json, obj } from "./context.ts";
-import { optionalChanges, optionalWarning, requireShape } from "../gateway/shapes.ts";
+import { oid } from "../../domain/ids.ts";
+import type { Gateway, TraceEntry } from "../../gateway/client.ts";
+import type { Session } from "../../auth/session.ts";
+import { expiryIso } from "../../auth/profile_store.ts";
+import { tokenPreview } from "../../auth/tokens.ts";
+import { type Json, obj } from "../context.ts";
+import { optionalChanges, optionalWarning, requireShape } from "../../gateway/shapes.ts";
 
 /** What `svc status` reports: whether the session works, whose it is, and until when. */
 export interface StatusResult {

@@ -1,9 +1,9 @@
 /** Profile capability: the user summary (GET /v1/user/me) with masked contact details. */
 
-import { oid } from "../core/ids.ts";
-import { type Json, obj, type ServiceContext, str } from "./context.ts";
-import { optionalChanges, optionalWarning, requireShape } from "../gateway/shapes.ts";
-import type { ProfilePart } from "../core/vocab.ts";
+import { oid } from "../../domain/ids.ts";
+import { type Json, obj, type ServiceContext, str } from "../context.ts";
+import { optionalChanges, optionalWarning, requireShape } from "../../gateway/shapes.ts";
+import type { ProfilePart } from "../../domain/vocab.ts";
 
 /** The user's profile as svc shows it: contact details masked, the optional parts when asked for. */
 export interface ProfileSummary {

@@ -3,18 +3,18 @@
  * for a quote. Preview only — no code path here (or anywhere in svc) calls an order-placement endpoint.
  */
 
-import { endsFallback, SvcError } from "../core/errors.ts";
-import { type Money, money } from "../core/money.ts";
-import { arr, language, num, obj, type ServiceContext, str } from "./context.ts";
-import type { ResolvedLocation } from "./location.ts";
-import { basketCurrency, type BasketLine, loadBaskets, requireBasket } from "./cart.ts";
-import { resolveVenue, venueFacts } from "./venue_lookup.ts";
-import { iso3 } from "../core/countries.ts";
-import { assortmentRoot, MAX_CATEGORY_DEPTH } from "./venue.ts";
-import { requireShape } from "../gateway/shapes.ts";
-import { closedText, type Opening, venueOpening } from "./opening.ts";
-import { blockedReasons } from "./checkout_explain.ts";
-import { type DeliveryMode, TOP_LEVEL_MODES } from "../core/vocab.ts";
+import { endsFallback, SvcError } from "../../domain/errors.ts";
+import { type Money, money } from "../../domain/money.ts";
+import { arr, language, num, obj, type ServiceContext, str } from "../context.ts";
+import type { ResolvedLocation } from "../location/resolve.ts";
+import { basketCurrency, type BasketLine, loadBaskets, requireBasket } from "../basket/baskets.ts";
+import { resolveVenue, venueFacts } from "../venues/lookup.ts";
+import { iso3 } from "../../domain/countries.ts";
+import { assortmentRoot, MAX_CATEGORY_DEPTH } from "../venues/details.ts";
+import { requireShape } from "../../gateway/shapes.ts";
+import { closedText, type Opening, venueOpening } from "../venues/opening.ts";
+import { blockedReasons } from "./explain.ts";
+import { type DeliveryMode, TOP_LEVEL_MODES } from "../../domain/vocab.ts";
 
 /** The delivery method a preview prices: home delivery (takeaway is another method, never a mode). */
 export const PRICED_METHOD = "homedelivery";

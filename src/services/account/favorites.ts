@@ -1,15 +1,15 @@
 /** Favorite venues: the favourites page at a location, and add/remove by venue id, slug or URL. */
 
-import { SvcError } from "../core/errors.ts";
-import type { VenueRef } from "../core/refs.ts";
-import { arr, obj, type ServiceContext } from "./context.ts";
-import { type LocationInfo, locationInfo } from "./discovery.ts";
-import { type PageInfo, paginate, type Paging } from "./paging.ts";
-import { coordsQuery, type ResolvedLocation } from "./location.ts";
-import { baseRow, type VenueRow, venueRowOf } from "./venue_rows.ts";
-import { resolveVenue } from "./venue_lookup.ts";
-import { requireShape } from "../gateway/shapes.ts";
-import { sendChange } from "./change.ts";
+import { SvcError } from "../../domain/errors.ts";
+import type { VenueRef } from "../../domain/refs.ts";
+import { arr, obj, type ServiceContext } from "../context.ts";
+import { type LocationInfo, locationInfo } from "../venues/discovery.ts";
+import { type PageInfo, paginate, type Paging } from "../paging.ts";
+import { coordsQuery, type ResolvedLocation } from "../location/resolve.ts";
+import { baseRow, type VenueRow, venueRowOf } from "../venues/rows.ts";
+import { resolveVenue } from "../venues/lookup.ts";
+import { requireShape } from "../../gateway/shapes.ts";
+import { sendChange } from "../change.ts";
 
 /** A page of the account's favourite venues at a location. */
 export interface FavoritesResult extends PageInfo {

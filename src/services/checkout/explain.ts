@@ -4,9 +4,9 @@
  * is (as the preview says). Pure: it reads a CheckoutPreview and calls nothing.
  */
 
-import { formatMinor, type Money, money } from "../core/money.ts";
-import { arr, obj, str } from "./context.ts";
-import type { CheckoutPreview } from "./checkout.ts";
+import { formatMinor, type Money, money } from "../../domain/money.ts";
+import { arr, obj, str } from "../context.ts";
+import type { CheckoutPreview } from "./preview.ts";
 
 /** A labelled amount of the price explanation. */
 export interface PriceLine {

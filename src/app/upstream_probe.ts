@@ -5,13 +5,13 @@
  * No credentials are sent and nothing is written upstream (the searches are POSTs that change nothing).
  */
 
-import { SvcError } from "../core/errors.ts";
-import { isObjectId } from "../core/ids.ts";
+import { SvcError } from "../domain/errors.ts";
+import { isObjectId } from "../domain/ids.ts";
 import type { RequestSpec } from "../gateway/client.ts";
 import { type EndpointKey, shapeChange, UPSTREAM } from "../gateway/shapes.ts";
-import { arr, type Json, language, obj, type ServiceContext, str } from "./context.ts";
-import { coordsQuery, type ResolvedLocation } from "./location.ts";
-import { assortmentPath } from "./venue.ts";
+import { arr, type Json, language, obj, type ServiceContext, str } from "../services/context.ts";
+import { coordsQuery, type ResolvedLocation } from "../services/location/resolve.ts";
+import { assortmentPath } from "../services/venues/details.ts";
 
 /** How an upstream page came out of the probe (`skipped`: no venue to probe it for). */
 export type ProbeStatus = "ok" | "changed" | "gone" | "blocked" | "unreachable" | "skipped";

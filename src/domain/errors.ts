@@ -204,7 +204,7 @@ export function permissionDenied(e: unknown): SvcError | undefined {
 
 /** The folder svc runs from: a URL for a remote run (`deno run https://…/main.ts`), else a path. */
 function svcRoot(): string {
-  const root = new URL("../../", import.meta.url);
+  const root = new URL("../..", import.meta.url);
   if (root.protocol !== "file:") return root.href.replace(/\/$/, "");
   const path = decodeURIComponent(root.pathname).replace(/\/$/, "");
   return /^\/[A-Za-z]:/.test(path) ? path.slice(1) : path;

@@ -4,15 +4,15 @@
  * existing line is validated before a write, and mutations of one process are serialised.
  */
 
-import { endsFallback, failedSource, SvcError } from "../core/errors.ts";
-import { isObjectId } from "../core/ids.ts";
-import { type Money, money } from "../core/money.ts";
-import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
-import { coordsQuery, type ResolvedLocation } from "./location.ts";
-import { venueFacts } from "./venue_lookup.ts";
-import { withMutationLock } from "./mutation_lock.ts";
-import { afterChange, sendChange } from "./change.ts";
-import { changedError, requireShape, UPSTREAM } from "../gateway/shapes.ts";
+import { endsFallback, failedSource, SvcError } from "../../domain/errors.ts";
+import { isObjectId } from "../../domain/ids.ts";
+import { type Money, money } from "../../domain/money.ts";
+import { arr, bool, num, obj, type ServiceContext, str } from "../context.ts";
+import { coordsQuery, type ResolvedLocation } from "../location/resolve.ts";
+import { venueFacts } from "../venues/lookup.ts";
+import { withMutationLock } from "./lock.ts";
+import { afterChange, sendChange } from "../change.ts";
+import { changedError, requireShape, UPSTREAM } from "../../gateway/shapes.ts";
 
 /** A chosen option value on a basket line. */
 export interface OptionValueLine {
@@ -445,7 +445,7 @@ async function itemCurrency(
   itemId: string,
 ): Promise<string | undefined> {
   // Loaded only on this rare path: most basket commands never need the menu module.
-  const { fetchItemPage } = await import("./menu.ts");
+  const { fetchItemPage } = await import("../menu/menu.ts");
   const data = await fetchItemPage(ctx, venueId, itemId);
   const item = obj(obj(data)?.item) ?? obj(data);
   const currency = str(obj(item?.price)?.currency) ?? str(item?.currency);

@@ -4,16 +4,16 @@
  * tolerant: missing or unknown fields are skipped with a warning, never a crash.
  */
 
-import { SvcError } from "../core/errors.ts";
-import { WHOLE_MENU_MAX_BYTES } from "../gateway/client.ts";
-import { type Money, money } from "../core/money.ts";
-import type { VenueRef } from "../core/refs.ts";
-import { arr, bool, isObj, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
-import { noLocation, type ResolvedLocation } from "./location.ts";
-import { dynamicPage, resolveVenue, type VenueNeed, type VenueStatic, venueStatic } from "./venue_lookup.ts";
+import { SvcError } from "../../domain/errors.ts";
+import { WHOLE_MENU_MAX_BYTES } from "../../gateway/client.ts";
+import { type Money, money } from "../../domain/money.ts";
+import type { VenueRef } from "../../domain/refs.ts";
+import { arr, bool, isObj, type Json, language, num, obj, type ServiceContext, str } from "../context.ts";
+import { noLocation, type ResolvedLocation } from "../location/resolve.ts";
+import { dynamicPage, resolveVenue, type VenueNeed, type VenueStatic, venueStatic } from "./lookup.ts";
 
 export { dynamicPage };
-import { type Rating, ratingOf } from "./venue_rows.ts";
+import { type Rating, ratingOf } from "./rows.ts";
 import {
   campaignsOf,
   campaignTitles,
@@ -21,10 +21,10 @@ import {
   type PromotionInfo,
   promotionInfo,
 } from "./campaigns.ts";
-import { type PageInfo, paginate, type Paging } from "./paging.ts";
+import { type PageInfo, paginate, type Paging } from "../paging.ts";
 import { type HoursRow, type ParsedHours, parseHours } from "./hours.ts";
-import { requireShape } from "../gateway/shapes.ts";
-import { type DetailSection, type Weekday, WEEKDAYS } from "../core/vocab.ts";
+import { requireShape } from "../../gateway/shapes.ts";
+import { type DetailSection, type Weekday, WEEKDAYS } from "../../domain/vocab.ts";
 
 export type { DetailSection, HoursRow, ParsedHours, Weekday };
 

@@ -4,14 +4,14 @@
  * venue's whole basket with every existing line validated first. Nothing is written on any failure.
  */
 
-import { failedSource, SvcError } from "../core/errors.ts";
-import { type ItemRef, parseItemRef, parseVenueRef, type VenueRef } from "../core/refs.ts";
-import { formatMinor, type Money, money } from "../core/money.ts";
-import type { ServiceContext } from "./context.ts";
-import type { ResolvedLocation } from "./location.ts";
-import type { VenueStatic } from "./venue_lookup.ts";
-import { identityOf, openVenue } from "./venue.ts";
-import { closedText, venueOpening } from "./opening.ts";
+import { failedSource, SvcError } from "../../domain/errors.ts";
+import { type ItemRef, parseItemRef, parseVenueRef, type VenueRef } from "../../domain/refs.ts";
+import { formatMinor, type Money, money } from "../../domain/money.ts";
+import type { ServiceContext } from "../context.ts";
+import type { ResolvedLocation } from "../location/resolve.ts";
+import type { VenueStatic } from "../venues/lookup.ts";
+import { identityOf, openVenue } from "../venues/details.ts";
+import { closedText, venueOpening } from "../venues/opening.ts";
 import {
   assortmentDetails,
   contentDetail,
@@ -22,7 +22,7 @@ import {
   type OptionGroup,
   type VenueItemDetail,
   venueMenu,
-} from "./menu.ts";
+} from "../menu/menu.ts";
 import {
   assertCompleteSnapshot,
   type Basket,
@@ -34,8 +34,8 @@ import {
   postBasket,
   serialized,
   totalsAfter,
-} from "./cart.ts";
-import { afterChange } from "./change.ts";
+} from "./baskets.ts";
+import { afterChange } from "../change.ts";
 
 /** One `--option Group=Value[:count]` choice, as parsed (names or ids, matched against the item later). */
 export interface OptionChoice {

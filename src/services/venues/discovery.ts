@@ -1,18 +1,18 @@
 /** Discovery: the home feed, top venues, venue lists (with optional enrichment), categories, item search. */
 
-import { SvcError } from "../core/errors.ts";
-import { closest } from "../core/suggest.ts";
-import { foldText, TextQuery } from "../core/text_match.ts";
-import { type Money, money } from "../core/money.ts";
-import { arr, bool, num, obj, type ServiceContext, str } from "./context.ts";
-import type { ResolvedLocation } from "./location.ts";
-import { type PageInfo, paginate, type Paging } from "./paging.ts";
-import { addBadge, baseRow, ratingOf, type VenueListRow, type VenueRow, venueRowOf } from "./venue_rows.ts";
+import { SvcError } from "../../domain/errors.ts";
+import { closest } from "../../domain/suggest.ts";
+import { foldText, TextQuery } from "../../domain/text_match.ts";
+import { type Money, money } from "../../domain/money.ts";
+import { arr, bool, num, obj, type ServiceContext, str } from "../context.ts";
+import type { ResolvedLocation } from "../location/resolve.ts";
+import { type PageInfo, paginate, type Paging } from "../paging.ts";
+import { addBadge, baseRow, ratingOf, type VenueListRow, type VenueRow, venueRowOf } from "./rows.ts";
 import { campaignsOf, discountedDeliveryFee } from "./campaigns.ts";
-import { dynamicPage, dynamicPromotions } from "./venue.ts";
-import { frontFeed } from "./venue_lookup.ts";
-import { requireShape } from "../gateway/shapes.ts";
-import type { VenueSort } from "../core/vocab.ts";
+import { dynamicPage, dynamicPromotions } from "./details.ts";
+import { frontFeed } from "./lookup.ts";
+import { requireShape } from "../../gateway/shapes.ts";
+import type { VenueSort } from "../../domain/vocab.ts";
 
 export type { PageInfo, Paging };
 

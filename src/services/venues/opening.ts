@@ -6,10 +6,10 @@
  * costs no call. Best effort: a page that cannot be read leaves the opening time unknown.
  */
 
-import { endsFallback } from "../core/errors.ts";
-import { bool, type Json, obj, type ServiceContext, str } from "./context.ts";
-import type { ResolvedLocation } from "./location.ts";
-import { dynamicPage } from "./venue_lookup.ts";
+import { endsFallback } from "../../domain/errors.ts";
+import { bool, type Json, obj, type ServiceContext, str } from "../context.ts";
+import type { ResolvedLocation } from "../location/resolve.ts";
+import { dynamicPage } from "./lookup.ts";
 
 /** Whether a venue takes orders now, when it opens next, and its time zone. */
 export interface Opening {

@@ -1,10 +1,10 @@
 /** Order history: one page of the list (with a local status filter) and one order's detail. */
 
-import { SvcError } from "../core/errors.ts";
-import { type Money, money } from "../core/money.ts";
-import { arr, bool, type Json, num, obj, type ServiceContext, str } from "./context.ts";
-import { requireShape } from "../gateway/shapes.ts";
-import { ORDER_STATUSES } from "../core/vocab.ts";
+import { SvcError } from "../../domain/errors.ts";
+import { type Money, money } from "../../domain/money.ts";
+import { arr, bool, type Json, num, obj, type ServiceContext, str } from "../context.ts";
+import { requireShape } from "../../gateway/shapes.ts";
+import { ORDER_STATUSES } from "../../domain/vocab.ts";
 
 /**
  * Statuses seen in order-history payloads (the sandbox's). Upstream may send others, so `--status`

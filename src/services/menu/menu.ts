@@ -5,12 +5,12 @@
  * one warning per reason; availability is only `false` when the payload says so.
  */
 
-import { LocationNeedsSession, SvcError } from "../core/errors.ts";
-import { closest } from "../core/suggest.ts";
-import { type Money, money } from "../core/money.ts";
-import type { ItemRef, VenueRef } from "../core/refs.ts";
-import { arr, bool, decimal, type Json, language, num, obj, type ServiceContext, str } from "./context.ts";
-import type { ResolvedLocation } from "./location.ts";
+import { LocationNeedsSession, SvcError } from "../../domain/errors.ts";
+import { closest } from "../../domain/suggest.ts";
+import { type Money, money } from "../../domain/money.ts";
+import type { ItemRef, VenueRef } from "../../domain/refs.ts";
+import { arr, bool, decimal, type Json, language, num, obj, type ServiceContext, str } from "../context.ts";
+import type { ResolvedLocation } from "../location/resolve.ts";
 import {
   assortmentPath,
   assortmentRoot,
@@ -23,12 +23,12 @@ import {
   localized,
   openVenue,
   parseCategoryTree,
-} from "./venue.ts";
-import type { VenueStatic } from "./venue_lookup.ts";
-import { campaignsOf } from "./campaigns.ts";
-import { type PageInfo, paginate, type Paging } from "./paging.ts";
-import { requireShape } from "../gateway/shapes.ts";
-import type { MenuSort } from "../core/vocab.ts";
+} from "../venues/details.ts";
+import type { VenueStatic } from "../venues/lookup.ts";
+import { campaignsOf } from "../venues/campaigns.ts";
+import { type PageInfo, paginate, type Paging } from "../paging.ts";
+import { requireShape } from "../../gateway/shapes.ts";
+import type { MenuSort } from "../../domain/vocab.ts";
 
 /** Upper bound of ids per `assortment/items` request. */
 export const ITEM_BATCH_SIZE = 80;

@@ -5,9 +5,9 @@
  * a finding. A finding names the file, the JSON path and the kind — never the value.
  */
 
-import { permissionDenied, SvcError } from "../core/errors.ts";
-import { join } from "../core/pathstr.ts";
-import { fileError, InvalidTextError, readTextIfExists } from "../config/files.ts";
+import { permissionDenied, SvcError } from "../../domain/errors.ts";
+import { join } from "../../domain/pathstr.ts";
+import { fileError, InvalidTextError, readTextIfExists } from "../../config/files.ts";
 import {
   findPatterns,
   isTokenExchange,
@@ -16,7 +16,7 @@ import {
   scanTree,
   scopeOfPath,
   type Spot,
-} from "../gateway/capture_rules.ts";
+} from "../../gateway/capture_rules.ts";
 
 /** One thing that looks secret or personal in a capture: where it is and what kind, never the value. */
 export interface Finding {

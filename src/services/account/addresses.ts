@@ -4,17 +4,17 @@
  * (`svc_addresses`) so that `use` and `links` work without an upstream call.
  */
 
-import { SvcError } from "../core/errors.ts";
-import { parseCoordinate } from "../core/numbers.ts";
-import { isObjectId } from "../core/ids.ts";
-import { type Profile, updateConfig } from "../config/store.ts";
-import { bool, type Json, num, obj, type ServiceContext, str } from "./context.ts";
-import { type AddressRow, addressRow, addressRows } from "./location.ts";
+import { SvcError } from "../../domain/errors.ts";
+import { parseCoordinate } from "../../domain/numbers.ts";
+import { isObjectId } from "../../domain/ids.ts";
+import { type Profile, updateConfig } from "../../config/store.ts";
+import { bool, type Json, num, obj, type ServiceContext, str } from "../context.ts";
+import { type AddressRow, addressRow, addressRows } from "../location/resolve.ts";
 import { countryOf, fetchUser } from "./profile.ts";
-import { invalidChoice } from "../core/suggest.ts";
-import { changedError, EMPTY_COUNTRY, requireShape, shapeChange, UPSTREAM } from "../gateway/shapes.ts";
-import { afterChange, sendChange } from "./change.ts";
-import { ADDRESS_LABELS, ADDRESS_TYPES, type AddressLabel, type AddressType } from "../core/vocab.ts";
+import { invalidChoice } from "../../domain/suggest.ts";
+import { changedError, EMPTY_COUNTRY, requireShape, shapeChange, UPSTREAM } from "../../gateway/shapes.ts";
+import { afterChange, sendChange } from "../change.ts";
+import { ADDRESS_LABELS, ADDRESS_TYPES, type AddressLabel, type AddressType } from "../../domain/vocab.ts";
 
 const INFO = "/v2/delivery/info";
 
@@ -93,7 +93,7 @@ interface Normalised {
   copy: AddressCopy;
 }
 
-/** Builds on the row reader that location resolution uses too (src/services/location.ts). */
+/** Builds on the row reader that location resolution uses too (src/services/location/resolve.ts). */
 function normalise(raw: unknown): Normalised | undefined {
   const r = addressRow(raw);
   return r && fromRow(r);
