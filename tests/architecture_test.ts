@@ -125,12 +125,6 @@ const LONG_FILES: Array<[file: string, ceiling: number, why: string]> = [
     "command-folder phase",
   ],
   [
-    "src/services/venues/discovery.ts",
-    850,
-    "feed, top, venue lists and item search; split when it moves into services/venues/ (services-by-domain " +
-    "phase)",
-  ],
-  [
     "src/services/account/addresses.ts",
     800,
     "split along its sections into services/account/ by the services-by-domain phase",

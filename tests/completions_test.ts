@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import * as discovery from "../src/services/venues/discovery.ts";
+import { SORT_KEYS } from "../src/services/venues/search.ts";
 import * as vocab from "../src/domain/vocab.ts";
 import { ROOT } from "../src/cli/commands.ts";
 import { type Cmd, flagsOf } from "../src/cli/spec.ts";
@@ -203,5 +203,5 @@ Deno.test("the tree's value lists are the vocabulary the services validate with"
     assert.ok(seen.has(f), `--${f} checked`);
   }
   // Venue sorts: each listed key is accepted (the service adds aliases such as \`fee\`).
-  for (const key of vocab.VENUE_SORTS) assert.ok(key in discovery.SORT_KEYS, `--sort ${key} is accepted`);
+  for (const key of vocab.VENUE_SORTS) assert.ok(key in SORT_KEYS, `--sort ${key} is accepted`);
 });

@@ -2,7 +2,8 @@
 
 import assert from "node:assert/strict";
 import { venueRowOf } from "../src/services/venues/rows.ts";
-import { frontPage, searchItems } from "../src/services/venues/discovery.ts";
+import { frontPage } from "../src/services/venues/front.ts";
+import { searchItems } from "../src/services/venues/items.ts";
 import { parseItemRef, parseVenueRef } from "../src/domain/refs.ts";
 import type { ServiceContext } from "../src/services/context.ts";
 import type { Gateway } from "../src/gateway/client.ts";

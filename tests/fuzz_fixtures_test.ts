@@ -20,7 +20,10 @@ import { Session } from "../src/auth/session.ts";
 import type { ServiceContext } from "../src/services/context.ts";
 import type { ResolvedLocation } from "../src/services/location/resolve.ts";
 import { geocode, resolveLocation } from "../src/services/location/resolve.ts";
-import * as discovery from "../src/services/venues/discovery.ts";
+import { feed, top } from "../src/services/venues/feed.ts";
+import { venues } from "../src/services/venues/search.ts";
+import * as categories from "../src/services/venues/categories.ts";
+import { searchItems } from "../src/services/venues/items.ts";
 import { venueCategories, venueDetails, venueHours } from "../src/services/venues/details.ts";
 import { type MenuRequest, venueItem, venueMenu } from "../src/services/menu/menu.ts";
 import { basketCount } from "../src/services/basket/baskets.ts";
@@ -265,13 +268,13 @@ const session = (credentials: { access?: string; refresh?: string }, warn: (m: s
 /** The calls that read each endpoint, given the fixture under test (`base`). */
 const SCENARIOS: Record<EndpointKey, (base: Any) => Call[]> = {
   front: () => [
-    { name: "feed", run: (ctx) => discovery.feed(ctx, HERE, {}) },
-    { name: "top", run: (ctx) => discovery.top(ctx, HERE, { paging: PAGING }) },
+    { name: "feed", run: (ctx) => feed(ctx, HERE, {}) },
+    { name: "top", run: (ctx) => top(ctx, HERE, { paging: PAGING }) },
     {
       name: "venues --sort distance",
-      run: (ctx) => discovery.venues(ctx, HERE, { sort: "distance", paging: PAGING }),
+      run: (ctx) => venues(ctx, HERE, { sort: "distance", paging: PAGING }),
     },
-    { name: "venues categories", run: (ctx) => discovery.venueCategories(ctx, HERE, PAGING) },
+    { name: "venues categories", run: (ctx) => categories.venueCategories(ctx, HERE, PAGING) },
     {
       // Both venue pages down: the feed row names the venue (else the search does).
       name: "venue menu (venue and live pages gone)",
@@ -315,7 +318,7 @@ const SCENARIOS: Record<EndpointKey, (base: Any) => Call[]> = {
     },
     {
       name: "venues --enrich",
-      run: (ctx) => discovery.venues(ctx, HERE, { sort: "recommended", enrich: true, paging: PAGING }),
+      run: (ctx) => venues(ctx, HERE, { sort: "recommended", enrich: true, paging: PAGING }),
       optional: true,
     },
     {
@@ -435,7 +438,7 @@ const SCENARIOS: Record<EndpointKey, (base: Any) => Call[]> = {
     ];
   },
   search: () => [
-    { name: "search items", run: (ctx) => discovery.searchItems(ctx, HERE, { query: "pizza", limit: 20 }) },
+    { name: "search items", run: (ctx) => searchItems(ctx, HERE, { query: "pizza", limit: 20 }) },
   ],
   baskets: () => [
     { name: "cart --details", run: (ctx) => cartState(ctx, HERE, { details: true }) },

@@ -1,19 +1,11 @@
 /** Discovery commands: feed, top, venues (+ categories), items. */
 
 import { SvcError } from "../domain/errors.ts";
-import {
-  feed,
-  type FeedResult,
-  ITEM_SEARCH_CAP,
-  type ItemSearchResult,
-  type LocationInfo,
-  type MenuMatches,
-  searchItems,
-  SORT_KEYS,
-  top,
-  venueCategories,
-  venues,
-} from "../services/venues/discovery.ts";
+import { feed, type FeedResult, top } from "../services/venues/feed.ts";
+import type { LocationInfo } from "../services/venues/front.ts";
+import { type MenuMatches, SORT_KEYS, venues } from "../services/venues/search.ts";
+import { venueCategories } from "../services/venues/categories.ts";
+import { ITEM_SEARCH_CAP, type ItemSearchResult, searchItems } from "../services/venues/items.ts";
 import type { VenueRow } from "../services/venues/rows.ts";
 import { badgeLegend, badgePrefix } from "../output/badges.ts";
 import { distanceText } from "../output/format.ts";

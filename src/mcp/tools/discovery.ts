@@ -1,14 +1,10 @@
 /** Discovery toolset: the home feed, venue search (top venues included), item search, categories, geocoding. */
 
 import { z } from "zod";
-import {
-  feed,
-  ITEM_SEARCH_CAP,
-  MATCH_FIELDS,
-  searchItems,
-  venueCategories,
-  venues,
-} from "../../services/venues/discovery.ts";
+import { feed } from "../../services/venues/feed.ts";
+import { MATCH_FIELDS, venues } from "../../services/venues/search.ts";
+import { venueCategories } from "../../services/venues/categories.ts";
+import { ITEM_SEARCH_CAP, searchItems } from "../../services/venues/items.ts";
 import { geocode } from "../../services/location/resolve.ts";
 import { READ, tool, type Toolset } from "../tool.ts";
 import {

@@ -3,7 +3,7 @@
 import { SvcError } from "../../domain/errors.ts";
 import type { VenueRef } from "../../domain/refs.ts";
 import { arr, obj, type ServiceContext } from "../context.ts";
-import { type LocationInfo, locationInfo } from "../venues/discovery.ts";
+import { type LocationInfo, locationInfo } from "../venues/front.ts";
 import { type PageInfo, paginate, type Paging } from "../paging.ts";
 import { coordsQuery, type ResolvedLocation } from "../location/resolve.ts";
 import { baseRow, type VenueRow, venueRowOf } from "../venues/rows.ts";
