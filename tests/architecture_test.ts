@@ -125,11 +125,6 @@ const LONG_FILES: Array<[file: string, ceiling: number, why: string]> = [
     "command-folder phase",
   ],
   [
-    "src/services/account/addresses.ts",
-    800,
-    "split along its sections into services/account/ by the services-by-domain phase",
-  ],
-  [
     "src/services/basket/add.ts",
     750,
     "becomes services/basket/add.ts (rules 1–9) in the services-by-domain phase; split it there",

@@ -31,7 +31,7 @@ import { cartState } from "../src/services/basket/view.ts";
 import { addRequestOf, addToCart, type OptionChoice } from "../src/services/basket/add.ts";
 import { checkoutPreview } from "../src/services/checkout/preview.ts";
 import { listOrders, orderDetail } from "../src/services/account/orders.ts";
-import { listAddresses } from "../src/services/account/addresses.ts";
+import { listAddresses } from "../src/services/account/addresses/book.ts";
 import { paymentMethods } from "../src/services/account/payments.ts";
 import { listFavorites } from "../src/services/account/favorites.ts";
 import { profileSummary } from "../src/services/account/profile.ts";

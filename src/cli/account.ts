@@ -20,18 +20,12 @@ import {
   orderStatusFilter,
   validPurchaseId,
 } from "../services/account/orders.ts";
-import {
-  type AddressEntry,
-  addressLinks,
-  type AddressList,
-  listAddresses,
-  type LocalProfile,
-  parseAddressId,
-  parseAddressInput,
-  removeAddress,
-  useAddress,
-  writeAddress,
-} from "../services/account/addresses.ts";
+import { type AddressEntry, type AddressList, listAddresses } from "../services/account/addresses/book.ts";
+import type { LocalProfile } from "../services/account/addresses/local.ts";
+import { parseAddressId, parseAddressInput } from "../services/account/addresses/input.ts";
+import { removeAddress, writeAddress } from "../services/account/addresses/write.ts";
+import { useAddress } from "../services/account/addresses/use.ts";
+import { addressLinks } from "../services/account/addresses/links.ts";
 import { type PaymentList, paymentMethods } from "../services/account/payments.ts";
 import {
   type FavoriteMutation,

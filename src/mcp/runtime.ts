@@ -20,7 +20,7 @@ import type { CaptureSink } from "../gateway/capture.ts";
 import type { NetworkLimits } from "../gateway/limits.ts";
 import type { ServiceContext, WarningKind } from "../services/context.ts";
 import { locationOverride, type ResolvedLocation, resolveLocation } from "../services/location/resolve.ts";
-import type { LocalProfile } from "../services/account/addresses.ts";
+import type { LocalProfile } from "../services/account/addresses/local.ts";
 
 /** What the server was started with (fixed for its lifetime). */
 export interface McpSettings {

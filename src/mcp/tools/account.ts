@@ -12,7 +12,7 @@ import {
   orderStatusFilter,
   validPurchaseId,
 } from "../../services/account/orders.ts";
-import { listAddresses } from "../../services/account/addresses.ts";
+import { listAddresses } from "../../services/account/addresses/book.ts";
 import { paymentMethods } from "../../services/account/payments.ts";
 import { listFavorites, setFavorite } from "../../services/account/favorites.ts";
 import { paginate } from "../../services/paging.ts";
