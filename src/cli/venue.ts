@@ -3,7 +3,8 @@
 import { SvcError } from "../domain/errors.ts";
 import type { Money } from "../domain/money.ts";
 import { type ItemRef, parseVenueRef, venueItemRefs, type VenueRef } from "../domain/refs.ts";
-import type { MenuItem, MenuRequest, OptionGroup, VenueItemDetail, VenueMenu } from "../services/menu/menu.ts";
+import type { MenuRequest, VenueItemDetail, VenueMenu } from "../services/menu/menu.ts";
+import type { MenuItem, OptionGroup } from "../services/menu/items.ts";
 import type { VenueCategories, VenueDetails, VenueHours } from "../services/venues/details.ts";
 import type { ResolvedLocation } from "../services/location/resolve.ts";
 import { parsePaging } from "./paging.ts";

@@ -18,11 +18,10 @@ import {
   degradable,
   fetchItemPage,
   itemPage,
-  type MenuItem,
-  type OptionGroup,
   type VenueItemDetail,
   venueMenu,
 } from "../menu/menu.ts";
+import type { MenuItem, OptionGroup } from "../menu/items.ts";
 import {
   assertCompleteSnapshot,
   type Basket,
