@@ -2,7 +2,8 @@
 
 import assert from "node:assert/strict";
 import { SvcError } from "../src/domain/errors.ts";
-import { filterItems, itemDetailOf, sortItems } from "../src/services/menu/menu.ts";
+import { filterItems, sortItems } from "../src/services/menu/menu.ts";
+import { itemDetailOf } from "../src/services/menu/item.ts";
 import { TaskPool } from "../src/services/menu/catalog.ts";
 import { campaignItems, ItemParser, type MenuItem, optionDefs } from "../src/services/menu/items.ts";
 import {

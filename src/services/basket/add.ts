@@ -12,6 +12,7 @@ import type { ResolvedLocation } from "../location/resolve.ts";
 import type { VenueStatic } from "../venues/lookup.ts";
 import { identityOf, openVenue } from "../venues/details.ts";
 import { closedText, venueOpening } from "../venues/opening.ts";
+import { venueMenu } from "../menu/menu.ts";
 import {
   assortmentDetails,
   contentDetail,
@@ -19,8 +20,7 @@ import {
   fetchItemPage,
   itemPage,
   type VenueItemDetail,
-  venueMenu,
-} from "../menu/menu.ts";
+} from "../menu/item.ts";
 import type { MenuItem, OptionGroup } from "../menu/items.ts";
 import {
   assertCompleteSnapshot,
