@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { LOAD_CONCURRENCY, TaskPool } from "../src/services/menu/menu.ts";
+import { LOAD_CONCURRENCY, TaskPool } from "../src/services/menu/catalog.ts";
 import { ROOT } from "./helpers.ts";
 
 /** A task the test finishes by hand; records its start. */

@@ -2,16 +2,10 @@
 
 import assert from "node:assert/strict";
 import { SvcError } from "../src/domain/errors.ts";
-import {
-  campaignItems,
-  filterItems,
-  itemDetailOf,
-  ItemParser,
-  type MenuItem,
-  optionDefs,
-  sortItems,
-  TaskPool,
-} from "../src/services/menu/menu.ts";
+import { filterItems, sortItems } from "../src/services/menu/menu.ts";
+import { itemDetailOf } from "../src/services/menu/item.ts";
+import { TaskPool } from "../src/services/menu/catalog.ts";
+import { campaignItems, ItemParser, type MenuItem, optionDefs } from "../src/services/menu/items.ts";
 import {
   categoryRow,
   detailsOf,

@@ -3,13 +3,9 @@
 import { SvcError } from "../domain/errors.ts";
 import type { Money } from "../domain/money.ts";
 import { type ItemRef, parseVenueRef, venueItemRefs, type VenueRef } from "../domain/refs.ts";
-import type {
-  MenuItem,
-  MenuRequest,
-  OptionGroup,
-  VenueItemDetail,
-  VenueMenu,
-} from "../services/menu/menu.ts";
+import type { MenuRequest, VenueMenu } from "../services/menu/menu.ts";
+import type { VenueItemDetail } from "../services/menu/item.ts";
+import type { MenuItem, OptionGroup } from "../services/menu/items.ts";
 import type { VenueCategories, VenueDetails, VenueHours } from "../services/venues/details.ts";
 import type { ResolvedLocation } from "../services/location/resolve.ts";
 import { parsePaging } from "./paging.ts";
@@ -56,7 +52,7 @@ function text(name: string, raw: unknown): string | undefined {
   return t;
 }
 
-/** `venue menu` flags: paging and amounts parsed here; the request rules live in services/menu/menu.ts. */
+/** `venue menu` flags: paging and amounts parsed here; the request rules live in services/menu/request.ts. */
 export function parseMenuRequest(opts: Record<string, unknown>): MenuRequest {
   const paging = parsePaging(opts);
   const minPrice = opts.minPrice === undefined ? undefined : parseMinorFlag("min-price", opts.minPrice);
@@ -142,7 +138,7 @@ export async function runItem(rt: Runtime, first: string, second?: string): Prom
     ? venueItemRefs(undefined, first)
     : venueItemRefs(first, second);
   if (warning) rt.warn(warning);
-  const { venueItem } = await import("../services/menu/menu.ts");
+  const { venueItem } = await import("../services/menu/item.ts");
   const { ctx, location } = await context(rt);
   await rt.emit(await venueItem(ctx, venue, item, location), renderItem);
 }

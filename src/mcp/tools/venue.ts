@@ -4,7 +4,8 @@ import { z } from "zod";
 import { parseVenueRef, venueItemRefs } from "../../domain/refs.ts";
 import { menuRequest } from "../../services/menu/request.ts";
 import { venueCategories, venueDetails } from "../../services/venues/details.ts";
-import { venueItem, venueMenu } from "../../services/menu/menu.ts";
+import { venueMenu } from "../../services/menu/menu.ts";
+import { venueItem } from "../../services/menu/item.ts";
 import { READ, tool, type Toolset } from "../tool.ts";
 import {
   flag,

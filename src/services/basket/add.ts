@@ -12,17 +12,16 @@ import type { ResolvedLocation } from "../location/resolve.ts";
 import type { VenueStatic } from "../venues/lookup.ts";
 import { identityOf, openVenue } from "../venues/details.ts";
 import { closedText, venueOpening } from "../venues/opening.ts";
+import { venueMenu } from "../menu/menu.ts";
 import {
   assortmentDetails,
   contentDetail,
   degradable,
   fetchItemPage,
   itemPage,
-  type MenuItem,
-  type OptionGroup,
   type VenueItemDetail,
-  venueMenu,
-} from "../menu/menu.ts";
+} from "../menu/item.ts";
+import type { MenuItem, OptionGroup } from "../menu/items.ts";
 import {
   assertCompleteSnapshot,
   type Basket,

@@ -445,7 +445,7 @@ async function itemCurrency(
   itemId: string,
 ): Promise<string | undefined> {
   // Loaded only on this rare path: most basket commands never need the menu module.
-  const { fetchItemPage } = await import("../menu/menu.ts");
+  const { fetchItemPage } = await import("../menu/item.ts");
   const data = await fetchItemPage(ctx, venueId, itemId);
   const item = obj(obj(data)?.item) ?? obj(data);
   const currency = str(obj(item?.price)?.currency) ?? str(item?.currency);
