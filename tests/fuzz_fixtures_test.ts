@@ -23,7 +23,7 @@ import { geocode, resolveLocation } from "../src/services/location/resolve.ts";
 import * as discovery from "../src/services/venues/discovery.ts";
 import { venueCategories, venueDetails, venueHours } from "../src/services/venues/details.ts";
 import { type MenuRequest, venueItem, venueMenu } from "../src/services/menu/menu.ts";
-import { basketCount } from "../src/services/basket/baskets.ts";
+import { basketCount } from "../src/services/basket/read.ts";
 import { cartState } from "../src/services/basket/view.ts";
 import { addRequestOf, addToCart, type OptionChoice } from "../src/services/basket/add.ts";
 import { checkoutPreview } from "../src/services/checkout/preview.ts";

@@ -24,17 +24,14 @@ import {
   venueMenu,
 } from "../menu/menu.ts";
 import {
-  assertCompleteSnapshot,
   type Basket,
   basketCount,
   type BasketLine,
   lineMoney,
   loadBaskets,
   type OptionLine,
-  postBasket,
-  serialized,
-  totalsAfter,
-} from "./baskets.ts";
+} from "./read.ts";
+import { assertCompleteSnapshot, postBasket, serialized, totalsAfter } from "./write.ts";
 import { afterChange } from "../change.ts";
 
 /** One `--option Group=Value[:count]` choice, as parsed (names or ids, matched against the item later). */

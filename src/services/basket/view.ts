@@ -2,7 +2,7 @@
 
 import type { ServiceContext } from "../context.ts";
 import type { ResolvedLocation } from "../location/resolve.ts";
-import { type Basket, loadBaskets, selectBasket } from "./baskets.ts";
+import { type Basket, loadBaskets, selectBasket } from "./read.ts";
 import { nameBasketOptions } from "./add.ts";
 
 /** One basket in the list of all baskets: its venue and how many items it holds. */
