@@ -25,7 +25,8 @@ import { venueCategories, venueDetails, venueHours } from "../src/services/venue
 import { type MenuRequest, venueItem, venueMenu } from "../src/services/menu/menu.ts";
 import { basketCount } from "../src/services/basket/read.ts";
 import { cartState } from "../src/services/basket/view.ts";
-import { addRequestOf, addToCart, type OptionChoice } from "../src/services/basket/add.ts";
+import { addRequestOf, addToCart } from "../src/services/basket/add.ts";
+import type { OptionChoice } from "../src/services/basket/options.ts";
 import { checkoutPreview } from "../src/services/checkout/preview.ts";
 import { listOrders, orderDetail } from "../src/services/account/orders.ts";
 import { listAddresses } from "../src/services/account/addresses.ts";

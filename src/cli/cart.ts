@@ -11,7 +11,8 @@ import {
   removeArgs,
   removeItem,
 } from "../services/basket/change.ts";
-import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../services/basket/add.ts";
+import { addRequestOf, addToCart, MAX_ADD_COUNT } from "../services/basket/add.ts";
+import { parseOptionFlag } from "../services/basket/options.ts";
 import { type CheckoutPreview, checkoutPreview } from "../services/checkout/preview.ts";
 import { basketCount } from "../services/basket/read.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";

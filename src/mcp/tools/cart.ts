@@ -8,7 +8,8 @@ import { z } from "zod";
 import { money } from "../../domain/money.ts";
 import { basketVenueKey, parseItemRef } from "../../domain/refs.ts";
 import { basketCount, type OptionLine } from "../../services/basket/read.ts";
-import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../../services/basket/add.ts";
+import { addRequestOf, addToCart, MAX_ADD_COUNT } from "../../services/basket/add.ts";
+import { parseOptionFlag } from "../../services/basket/options.ts";
 import {
   clearArgs,
   clearBaskets,
