@@ -124,16 +124,6 @@ const LONG_FILES: Array<[file: string, ceiling: number, why: string]> = [
     "command-folder phase",
   ],
   [
-    "src/services/basket/add.ts",
-    750,
-    "becomes services/basket/add.ts (rules 1–9) in the services-by-domain phase; split it there",
-  ],
-  [
-    "src/services/basket/baskets.ts",
-    700,
-    "split into services/basket/change.ts and view.ts by the services-by-domain phase",
-  ],
-  [
     "src/gateway/capture_rules.ts",
     800,
     "what --capture redacts and what `svc capture check` looks for, in one place so the writer and the " +

@@ -4,10 +4,17 @@ import { SvcError } from "../domain/errors.ts";
 import { formatMinor, type Money } from "../domain/money.ts";
 import { basketVenueKey, isUrl, parseItemRef } from "../domain/refs.ts";
 import { type CartState, cartState } from "../services/basket/view.ts";
-import { clearArgs, removeArgs } from "../services/basket/change.ts";
-import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../services/basket/add.ts";
+import {
+  clearArgs,
+  clearBaskets,
+  nothingCleared,
+  removeArgs,
+  removeItem,
+} from "../services/basket/change.ts";
+import { addRequestOf, addToCart, MAX_ADD_COUNT } from "../services/basket/add.ts";
+import { parseOptionFlag } from "../services/basket/options.ts";
 import { type CheckoutPreview, checkoutPreview } from "../services/checkout/preview.ts";
-import { basketCount, clearBaskets, nothingCleared, removeItem } from "../services/basket/baskets.ts";
+import { basketCount } from "../services/basket/read.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import { parseIntFlag, parseMinorFlag } from "./options.ts";
 import { invalidChoice } from "../domain/suggest.ts";

@@ -2,7 +2,7 @@
  * Per-call wiring of the MCP server, the counterpart of src/cli/runtime.ts: every tool call reads
  * the profile afresh (a `svc login` in a terminal takes effect without a restart), builds the
  * session (refresh and the snapshot rule of src/auth/session.ts) and the gateway, and collects its
- * own warnings. Basket writes are serialised by the services themselves (services/basket/baskets.ts).
+ * own warnings. Basket writes are serialised by the services themselves (services/basket/write.ts).
  *
  * Each call is bounded by its deadline (MCP_CALL_DEADLINE_MS, or `svc mcp --timeout`) and by the
  * client: a `notifications/cancelled` aborts the call's signal, so no upstream request starts after

@@ -7,9 +7,17 @@
 import { z } from "zod";
 import { money } from "../../domain/money.ts";
 import { basketVenueKey, parseItemRef } from "../../domain/refs.ts";
-import { basketCount, clearBaskets, type OptionLine, removeItem } from "../../services/basket/baskets.ts";
-import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../../services/basket/add.ts";
-import { clearArgs, MAX_LINE_COUNT, removeArgs, setLineCount } from "../../services/basket/change.ts";
+import { basketCount, type OptionLine } from "../../services/basket/read.ts";
+import { addRequestOf, addToCart, MAX_ADD_COUNT } from "../../services/basket/add.ts";
+import { parseOptionFlag } from "../../services/basket/options.ts";
+import {
+  clearArgs,
+  clearBaskets,
+  MAX_LINE_COUNT,
+  removeArgs,
+  removeItem,
+  setLineCount,
+} from "../../services/basket/change.ts";
 import { cartState } from "../../services/basket/view.ts";
 import { READ, tool, type Toolset, write } from "../tool.ts";
 import {

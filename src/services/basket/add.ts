@@ -1,7 +1,8 @@
 /**
  * `cart add` (spec §4.3 rules 1–9): resolve the venue, pick the item (id, --query or --cheapest),
- * refresh it and block unavailable items, resolve the currency, validate options, then re-post the
- * venue's whole basket with every existing line validated first. Nothing is written on any failure.
+ * refresh it and block unavailable items (refresh.ts), resolve the currency, validate options
+ * (options.ts), then re-post the venue's whole basket with every existing line validated first
+ * (write.ts). Nothing is written on any failure.
  */
 
 import { failedSource, SvcError } from "../../domain/errors.ts";
@@ -13,37 +14,20 @@ import type { VenueStatic } from "../venues/lookup.ts";
 import { identityOf, openVenue } from "../venues/details.ts";
 import { closedText, venueOpening } from "../venues/opening.ts";
 import { venueMenu } from "../menu/menu.ts";
+import { fetchItemPage } from "../menu/item.ts";
+import type { MenuItem } from "../menu/items.ts";
 import {
-  assortmentDetails,
-  contentDetail,
-  degradable,
-  fetchItemPage,
-  itemPage,
-  type VenueItemDetail,
-} from "../menu/item.ts";
-import type { MenuItem, OptionGroup } from "../menu/items.ts";
-import {
-  assertCompleteSnapshot,
   type Basket,
   basketCount,
   type BasketLine,
   lineMoney,
   loadBaskets,
   type OptionLine,
-  postBasket,
-  serialized,
-  totalsAfter,
-} from "./baskets.ts";
+} from "./read.ts";
+import { assertCompleteSnapshot, postBasket, serialized, totalsAfter } from "./write.ts";
 import { afterChange } from "../change.ts";
-
-/** One `--option Group=Value[:count]` choice, as parsed (names or ids, matched against the item later). */
-export interface OptionChoice {
-  group: string;
-  value: string;
-  count: number;
-  /** The whole text after "=" (tried first as a value name, so names with ":" still match). */
-  text?: string;
-}
+import { buildOptions, type OptionChoice } from "./options.ts";
+import { refreshItem } from "./refresh.ts";
 
 /** What `cart add` is asked for: the venue, the item (by id, query or the cheapest), count and options. */
 export interface AddRequest {
@@ -158,21 +142,6 @@ export function addRequestOf(input: AddInput): AddRequest {
   };
 }
 
-/** `group=value[:count]` (ids or names); `what` names the input in errors (`--option "…"`). */
-export function parseOptionFlag(raw: string, what = `--option "${raw}"`): OptionChoice {
-  const m = raw.match(/^\s*([^=]+?)\s*=\s*(.+?)\s*$/);
-  if (!m) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid ${what}: use group=value or group=value:count`);
-  }
-  // `value:count` is split off only when the tail is a number; names containing ":" or "," still match whole.
-  const counted = m[2].match(/^(.+?)\s*:\s*(\d+)$/);
-  const count = counted ? Number(counted[2]) : 1;
-  if (counted && count < 1) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid ${what}: the count after ":" must be ≥ 1`);
-  }
-  return { group: m[1], value: counted ? counted[1] : m[2], count, text: m[2] };
-}
-
 async function resolveAddVenue(
   ctx: ServiceContext,
   req: AddRequest,
@@ -258,227 +227,6 @@ async function chooseItemId(ctx: ServiceContext, venue: VenueStatic, req: AddReq
     ? await venueMenu(ctx, ref, { ...base, query: req.query, fullCatalog: false })
     : await venueMenu(ctx, ref, { ...base, fullCatalog: true });
   return (req.cheapest ? pickCheapest(menu.items, req.query) : pickByQuery(menu.items, req.query!)).id;
-}
-
-interface CurrentItem {
-  id: string;
-  name: string | null;
-  unit_price: number | null;
-  /** The currency of the item's price (its own, else its venue's); null when unknown. */
-  currency: string | null;
-  options: OptionGroup[] | null;
-  blocked: string | null;
-  /** Sources that failed (not a 404) although others settled the item: they may have named more. */
-  failures: SvcError[];
-}
-
-const completeOptions = (o: OptionGroup[] | undefined) => !!o && !o.some((g) => !g.values.length);
-
-/**
- * Rules 2/3: the item page, then assortment metadata when the page failed or lacks the price or
- * option values, then venue content when there is still no item, no price, or option groups without
- * values. Blocked or missing items fail; availability must be stated somewhere. A source that fails
- * is not a source that says "unknown": when the sources that answered cannot settle the item (no
- * source had it with its availability, its price or its option values), the failure is the error,
- * with its own retry facts (a 429's wait, a 503 worth retrying).
- */
-async function refreshItem(
-  ctx: ServiceContext,
-  venue: VenueStatic,
-  itemId: string,
-  /** --price was given: an unknown price does not stop the add. */
-  priceGiven: boolean,
-  prefetched?: Promise<unknown>,
-): Promise<CurrentItem> {
-  const failures: SvcError[] = [];
-  // A 404 is an answer (not there), not a failure.
-  const failed = (e: unknown) => {
-    if (!degradable(e)) throw e;
-    if (e.code !== "SVC_NOT_FOUND") failures.push(e);
-  };
-  let page: VenueItemDetail | undefined;
-  let pageError: SvcError | undefined;
-  let missing = false;
-  try {
-    page = await itemPage(ctx, venue, itemId, prefetched);
-  } catch (e) {
-    if (!degradable(e)) throw e;
-    if (e.code === "SVC_NOT_FOUND") missing = true;
-    else failures.push(pageError = e);
-  }
-  let assortment: VenueItemDetail | undefined;
-  if (!page || page.price === null || !completeOptions(page.options)) {
-    assortment = (await assortmentDetails(ctx, venue, [itemId]).catch((e) => {
-      failed(e);
-      return [];
-    }))[0];
-  }
-  const known = page ?? assortment;
-  const optionsKnown = [page, assortment].some((d) => d && completeOptions(d.options));
-  let content: { detail: VenueItemDetail; availabilityStated: boolean } | undefined;
-  if (!known || (page?.price ?? assortment?.price ?? null) === null || !optionsKnown) {
-    content = await contentDetail(ctx, venue, itemId).catch((e) => {
-      failed(e);
-      return undefined;
-    });
-  }
-  const sources = [page, assortment, content?.detail].filter((d): d is VenueItemDetail => !!d);
-  // Settled: a source has the item with its availability, a price (or --price gives it) and option
-  // values. The item page's 404 settles it too: the item is gone (below).
-  const settled = (known || content?.availabilityStated) &&
-    (priceGiven || sources.some((d) => d.price !== null)) && sources.some((d) => completeOptions(d.options));
-  if (!settled && failures.length && !(missing && !content)) {
-    throw failedSource(`item ${itemId} could not be checked, so nothing was added`, failures);
-  }
-  if (pageError) {
-    ctx.warn(`the item page of ${itemId} could not be read (${pageError.code}); using assortment metadata`);
-  }
-  if (!known) {
-    // Only the content menu has it: its availability must be stated (rule 3).
-    if (!content || !content.availabilityStated) {
-      throw missing && !content
-        ? new SvcError("SVC_ITEM_UNAVAILABLE", `item ${itemId} is not on the current menu of "${venue.slug}"`)
-        : new SvcError(
-          "SVC_ITEM_AVAILABILITY_UNKNOWN",
-          `the current availability of item ${itemId} could not be verified, so it was not added`,
-        );
-    }
-  }
-  const priced = sources.find((d) => d.price !== null);
-  const blockedBy = sources.find((d) => d.available === false);
-  return {
-    id: sources[0].id,
-    name: sources.find((d) => d.name)?.name ?? null,
-    unit_price: priced?.price?.amount ?? null,
-    currency: priced?.price?.currency ?? null,
-    options: sources.find((d) => completeOptions(d.options))?.options ?? page?.options ?? null,
-    blocked: blockedBy ? (blockedBy.unavailable_reason ?? "unavailable") : null,
-    failures,
-  };
-}
-
-function findGroup(groups: OptionGroup[], key: string): OptionGroup {
-  const byId = groups.find((g) => g.id === key || g.option_id === key);
-  if (byId) return byId;
-  const named = groups.filter((g) => lower(g.name) === lower(key));
-  if (named.length === 1) return named[0];
-  const suggestions = (named.length ? named : groups).map((g) => `${g.name ?? "?"} (${g.id})`);
-  throw new SvcError(
-    "SVC_OPTION_INVALID",
-    named.length
-      ? `option group "${key}" is ambiguous; use its id: ${suggestions.join(", ")}`
-      : `unknown option group "${key}"; groups: ${suggestions.join(", ") || "none"}`,
-    { facts: { suggestions } },
-  );
-}
-
-/**
- * Option choices an error suggests, as a fact (`example_options`: group and value, the shape of the
- * MCP tool's `options`) and as the CLI's flags in the hint; the MCP server phrases its own hint from
- * the fact (src/mcp/errors.ts).
- */
-export interface ExampleOption {
-  group: string;
-  value: string;
-}
-
-const optionFlags = (list: ExampleOption[]) => list.map((o) => `--option '${o.group}=${o.value}'`).join(" ");
-
-function exampleOption(o: ExampleOption): { facts: Record<string, unknown>; hint: string } {
-  return { facts: { example_options: [o] }, hint: `for example: ${optionFlags([o])}` };
-}
-
-/** Rule 5: options by id or case-insensitive name, required/min/max counts, free vs unknown prices. */
-export function buildOptions(
-  groups: OptionGroup[] | null,
-  choices: OptionChoice[],
-): OptionLine[] {
-  if (!groups) {
-    if (choices.length) {
-      throw new SvcError(
-        "SVC_OPTION_INVALID",
-        "this item's option metadata is unavailable, so options cannot be checked",
-      );
-    }
-    return [];
-  }
-  const picked = new Map<string, OptionLine>();
-  for (let c of choices) {
-    const g = findGroup(groups, c.group);
-    const whole = c.text !== undefined && c.text !== c.value
-      ? g.values.filter((v) => lower(v.name) === lower(c.text!))
-      : [];
-    if (whole.length === 1) c = { ...c, value: whole[0].id, count: 1 };
-    const byId = g.values.find((v) => v.id === c.value);
-    const named = g.values.filter((v) => lower(v.name) === lower(c.value));
-    const value = byId ?? (named.length === 1 ? named[0] : undefined);
-    if (!value) {
-      const suggestions = (named.length > 1 ? named : g.values).map((v) => `${v.name ?? "?"} (${v.id})`);
-      const list = suggestions.join(", ");
-      // Several values in one choice ("burrata,basil"): one choice per value.
-      const split = named.length > 1 ? [] : c.value.split(",").map((v) => v.trim()).filter(Boolean);
-      const examples = split.length > 1 ? split.map((v) => ({ group: c.group, value: v })) : [];
-      throw new SvcError(
-        "SVC_OPTION_INVALID",
-        named.length > 1
-          ? `value "${c.value}" of "${g.name}" is ambiguous; use its id: ${list}`
-          : `unknown value "${c.value}" for option "${g.name ?? g.id}"; values: ${list}`,
-        examples.length
-          ? {
-            facts: { suggestions, example_options: examples },
-            hint: `one value each: ${optionFlags(examples)}`,
-          }
-          : { facts: { suggestions } },
-      );
-    }
-    if (value.price === null) {
-      throw new SvcError(
-        "SVC_OPTION_INVALID",
-        `option value "${value.name ?? value.id}" of "${
-          g.name ?? g.id
-        }" has no price in the menu data, so the ` +
-          "line total cannot be verified (a missing price is not the same as free)",
-      );
-    }
-    const line = picked.get(g.id) ?? { id: g.id, name: g.name, values: [] };
-    const existing = line.values.find((v) => v.id === value.id);
-    if (existing) existing.count += c.count;
-    else line.values.push({ id: value.id, name: value.name, count: c.count, price: value.price.amount });
-    const units = existing?.count ?? c.count;
-    const perValue = g.max_per_value ?? 1;
-    if (units > perValue) {
-      throw new SvcError(
-        "SVC_OPTION_INVALID",
-        `option value "${value.name ?? value.id}" of "${
-          g.name ?? g.id
-        }" allows at most ${perValue} unit(s), got ${units}`,
-      );
-    }
-    picked.set(g.id, line);
-  }
-  for (const g of groups) {
-    const n = (picked.get(g.id)?.values ?? []).reduce((s, v) => s + v.count, 0);
-    if (n < g.min) {
-      const example = g.values.find((v) => g.default_value_ids.includes(v.id)) ?? g.values[0];
-      throw new SvcError(
-        "SVC_OPTION_INVALID",
-        `option "${g.name ?? g.id}" needs at least ${g.min} selection(s); values: ${
-          g.values.map((v) =>
-            `${v.name ?? "?"} (${v.id})${g.default_value_ids.includes(v.id) ? " [default]" : ""}`
-          )
-            .join(", ")
-        }`,
-        example ? exampleOption({ group: g.name ?? g.id, value: example.name ?? example.id }) : {},
-      );
-    }
-    if (g.max !== null && n > g.max) {
-      throw new SvcError(
-        "SVC_OPTION_INVALID",
-        `option "${g.name ?? g.id}" allows at most ${g.max} selection(s), got ${n}`,
-      );
-    }
-  }
-  return groups.filter((g) => picked.has(g.id)).map((g) => picked.get(g.id)!);
 }
 
 const sameOptions = (a: OptionLine[], b: OptionLine[]) =>
@@ -683,30 +431,4 @@ async function warnIfClosed(ctx: ServiceContext, plan: AddPlan, basket: Basket |
   }
   const name = basket.venue.name ?? identityOf(plan.venue).name ?? plan.venue.slug;
   ctx.warn(`${name} is not taking orders now: ${when}; the item stays in the basket for when it opens`);
-}
-
-/** Fills option and value names of a basket's lines from the assortment (for `cart show --details`). */
-export async function nameBasketOptions(ctx: ServiceContext, basket: Basket): Promise<void> {
-  const ids = basket.lines.filter((l) => l.options.length).map((l) => l.id);
-  if (!ids.length || !basket.venue.slug || !basket.venue.id) return;
-  const venue: VenueStatic = {
-    slug: basket.venue.slug,
-    id: basket.venue.id,
-    payload: {},
-    from_cache: false,
-    source: "static",
-  };
-  const items = await assortmentDetails(ctx, venue, ids).catch((e) => {
-    if (!degradable(e)) throw e;
-    ctx.warn(`option names are unavailable: ${e.message} [${e.code}]`);
-    return [];
-  });
-  const groups = new Map(items.map((i) => [i.id, i.options]));
-  for (const line of basket.lines) {
-    for (const o of line.options) {
-      const g = groups.get(line.id)?.find((x) => x.id === o.id);
-      o.name ??= g?.name ?? null;
-      for (const v of o.values) v.name ??= g?.values.find((x) => x.id === v.id)?.name ?? null;
-    }
-  }
 }

@@ -1,5 +1,5 @@
 /**
- * An outer lock around every basket mutation (`serialized` in cart.ts runs them one at a time
+ * An outer lock around every basket mutation (`serialized` in write.ts runs them one at a time
  * within a process). By default there is none: the real marketplace cannot lock other clients out.
  * Sandbox runs install a cross-process lock, so parallel `svc --sandbox cart …` runs take turns at
  * their read-then-replace of a basket and none undoes another.

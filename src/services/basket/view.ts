@@ -1,9 +1,13 @@
-/** The basket view (`cart show`, the MCP cart tool): the selected basket plus a summary of the others. */
+/**
+ * The basket view (`cart show`, the MCP cart tool): the selected basket plus a summary of the others,
+ * its option and value names filled in from the assortment on request (`--details`).
+ */
 
 import type { ServiceContext } from "../context.ts";
 import type { ResolvedLocation } from "../location/resolve.ts";
-import { type Basket, loadBaskets, selectBasket } from "./baskets.ts";
-import { nameBasketOptions } from "./add.ts";
+import type { VenueStatic } from "../venues/lookup.ts";
+import { assortmentDetails, degradable } from "../menu/item.ts";
+import { type Basket, loadBaskets, selectBasket } from "./read.ts";
 
 /** One basket in the list of all baskets: its venue and how many items it holds. */
 export interface BasketSummary {
@@ -44,4 +48,30 @@ export async function cartState(
   if (opts.venueId && !data.basket) ctx.warn(`there is no basket for venue ${opts.venueId}`);
   if (opts.details && data.basket) await nameBasketOptions(ctx, data.basket);
   return data;
+}
+
+/** Fills option and value names of a basket's lines from the assortment (for `cart show --details`). */
+async function nameBasketOptions(ctx: ServiceContext, basket: Basket): Promise<void> {
+  const ids = basket.lines.filter((l) => l.options.length).map((l) => l.id);
+  if (!ids.length || !basket.venue.slug || !basket.venue.id) return;
+  const venue: VenueStatic = {
+    slug: basket.venue.slug,
+    id: basket.venue.id,
+    payload: {},
+    from_cache: false,
+    source: "static",
+  };
+  const items = await assortmentDetails(ctx, venue, ids).catch((e) => {
+    if (!degradable(e)) throw e;
+    ctx.warn(`option names are unavailable: ${e.message} [${e.code}]`);
+    return [];
+  });
+  const groups = new Map(items.map((i) => [i.id, i.options]));
+  for (const line of basket.lines) {
+    for (const o of line.options) {
+      const g = groups.get(line.id)?.find((x) => x.id === o.id);
+      o.name ??= g?.name ?? null;
+      for (const v of o.values) v.name ??= g?.values.find((x) => x.id === v.id)?.name ?? null;
+    }
+  }
 }
