@@ -43,7 +43,7 @@ const LAYERS: Array<[prefix: string, rank: number | typeof ISOLATED, what: strin
   ],
   ["src/stats/", 5, "the order-history database, its sync, the dashboard and its local server"],
   ["src/output/", 6, "envelopes, tables, styles and widths shared by the CLI and MCP"],
-  ["src/app/", 7, "the composition root of the CLI and MCP; doctor, which inspects every layer"],
+  ["src/app/", 7, "the composition root of the CLI and MCP (wiring.ts); doctor, which inspects every layer"],
   ["src/mcp/", 8, "the MCP server, its tools and their schemas"],
   ["src/cli/", 9, "the command tree, parser, help and handlers"],
   ["main.ts", 10, "the entry point"],

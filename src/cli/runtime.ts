@@ -5,13 +5,13 @@
 
 import { LocationNeedsSession, SvcError, toSvcError } from "../domain/errors.ts";
 import { type Paths, resolvePaths, sandboxPaths } from "../config/paths.ts";
-import { type ConfigFile, DEFAULT_PROFILE, type Profile, readConfig, snapshotOf } from "../config/store.ts";
+import { type ConfigFile, type Profile, readConfig } from "../config/store.ts";
 import {
   assertSendableCookies,
   type CredentialFlags,
   resolveCredentials,
   runCredentials,
-  Session,
+  type Session,
 } from "../auth/session.ts";
 import type { Gateway } from "../gateway/client.ts";
 import type { Capture } from "../gateway/capture.ts";
@@ -35,6 +35,7 @@ import { renderError, writeEnvelope } from "./render.ts";
 import { privacyWarnings } from "../config/privacy.ts";
 import type { ServiceContext, WarningKind } from "../services/context.ts";
 import type { ResolvedLocation } from "../services/location/resolve.ts";
+import { openGateway, openSession, requireSession, selectProfile, serviceContext } from "../app/wiring.ts";
 
 /**
  * Renders `data` for people; loaded table helpers are passed in, and `cmd` for every command line the
@@ -200,14 +201,9 @@ export class Runtime {
 
   /** The selected profile as read once per run (later writes go through updateConfig). */
   profile(): Promise<Profile | undefined> {
-    this.profileRead ??= this.readConfig().then((cfg) => {
-      const name = this.globals.profile;
-      if (!cfg.profiles[name] && name !== DEFAULT_PROFILE) {
-        const known = Object.keys(cfg.profiles);
-        this.warn(`profile "${name}" does not exist${known.length ? ` (known: ${known.join(", ")})` : ""}`);
-      }
-      return cfg.profiles[name];
-    });
+    this.profileRead ??= this.readConfig().then((cfg) =>
+      selectProfile(cfg, this.globals.profile, (m) => this.warn(m))
+    );
     return this.profileRead;
   }
 
@@ -239,12 +235,12 @@ export class Runtime {
         `profile "${this.globals.profile}"`,
       );
     }
-    this.session = new Session({
-      // SVC_WTOKEN/SVC_WRTOKEN stand in for absent credential flags (per run, never saved).
-      credentials: resolveCredentials(runCredentials(flags), profile),
+    this.session = openSession({
+      profile,
       profileName: this.globals.profile,
       configPath: this.paths.config,
-      snapshot: snapshotOf(profile),
+      // SVC_WTOKEN/SVC_WRTOKEN stand in for absent credential flags (per run, never saved).
+      credentials: resolveCredentials(runCredentials(flags), profile),
       warn: (m) => this.warn(m),
       note: (m) => this.note(m),
     });
@@ -273,14 +269,13 @@ export class Runtime {
   async getGateway(): Promise<Gateway> {
     if (this.gateway) return this.gateway;
     const limits = this.networkLimits();
-    // Loaded here, not at start-up: a run that makes no call (status without credentials, usage
-    // errors, local-only commands) never pays for the HTTP client.
-    const { Gateway } = await import("../gateway/client.ts");
-    this.gateway = new Gateway({
+    // Loaded on first use: a run that makes no call (status without credentials, usage errors,
+    // local-only commands) never pays for the HTTP client.
+    this.gateway = await openGateway({
       hosts: this.hosts ?? hostsFromEnv(),
       locale: this.globals.locale,
-      auth: await this.getSession(),
-      trace: this.globals.verbose ? (l) => console.error(l) : undefined,
+      session: await this.getSession(),
+      verbose: this.globals.verbose,
       ...limits,
       ...(this.capture ? { capture: this.capture } : {}),
     });
@@ -289,17 +284,14 @@ export class Runtime {
 
   /** The context services receive. */
   async services(): Promise<ServiceContext> {
-    return {
+    return await serviceContext({
       gw: await this.getGateway(),
-      slugCache: new (await import("../config/slug_cache.ts")).SlugCache(
-        this.paths.slugCache,
-        undefined,
-        (m) => this.warn(m),
-      ),
+      slugCachePath: this.paths.slugCache,
+      slugCacheWarn: (m) => this.warn(m),
       locale: this.globals.locale,
       profile: await this.profile(),
       warn: (m, kind) => this.warn(m, kind),
-    };
+    });
   }
 
   /** The location of a location-aware command (override, else the account's selection). */
@@ -313,11 +305,7 @@ export class Runtime {
 
   /** Fails with SVC_AUTH_REQUIRED, before any upstream call, when there are no credentials. */
   async requireSession(): Promise<void> {
-    if (!(await this.getSession()).hasCredentials()) {
-      throw new SvcError("SVC_AUTH_REQUIRED", "authentication is required for this command", {
-        hint: "run `svc login` (or `svc login --wtoken <token>`) first",
-      });
-    }
+    requireSession(await this.getSession(), "command");
   }
 
   async close(): Promise<void> {

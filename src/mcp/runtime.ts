@@ -11,16 +11,16 @@
 
 import { SvcError } from "../domain/errors.ts";
 import type { Paths } from "../config/paths.ts";
-import { DEFAULT_PROFILE, type Profile, readConfig, snapshotOf } from "../config/store.ts";
-import { SlugCache } from "../config/slug_cache.ts";
-import { resolveCredentials, Session } from "../auth/session.ts";
-import { Gateway } from "../gateway/client.ts";
+import { type Profile, readConfig } from "../config/store.ts";
+import type { Session } from "../auth/session.ts";
+import type { Gateway } from "../gateway/client.ts";
 import type { Hosts } from "../gateway/hosts.ts";
 import type { CaptureSink } from "../gateway/capture.ts";
 import type { NetworkLimits } from "../gateway/limits.ts";
 import type { ServiceContext, WarningKind } from "../services/context.ts";
 import { locationOverride, type ResolvedLocation, resolveLocation } from "../services/location/resolve.ts";
 import type { LocalProfile } from "../services/account/addresses/local.ts";
+import { openGateway, openSession, requireSession, selectProfile, serviceContext } from "../app/wiring.ts";
 
 /** What the server was started with (fixed for its lifetime). */
 export interface McpSettings {
@@ -65,7 +65,7 @@ function cancelOf(signal: AbortSignal): AbortSignal {
 
 export class CallContext {
   readonly settings: McpSettings;
-  readonly warnings: string[] = [];
+  readonly warnings: string[];
   readonly session: Session;
   readonly gateway: Gateway;
   readonly ctx: ServiceContext;
@@ -77,56 +77,65 @@ export class CallContext {
   /** Set once a tool reports its own steps: the per-answer count then stays quiet (one rising series). */
   #ownSteps = false;
 
-  private constructor(settings: McpSettings, profile: Profile | undefined, controls: CallControls) {
+  private constructor(
+    settings: McpSettings,
+    controls: CallControls,
+    parts: { profile: Profile | undefined; session: Session; gateway: Gateway; ctx: ServiceContext },
+    signal: AbortSignal,
+    warnings: string[],
+  ) {
     this.settings = settings;
-    this.profile = profile;
     this.#progress = controls.progress;
-    const warn = (m: string, kind?: WarningKind) => this.warn(m, kind);
-    this.session = new Session({
-      credentials: resolveCredentials({}, profile),
+    this.profile = parts.profile;
+    this.session = parts.session;
+    this.gateway = parts.gateway;
+    this.ctx = parts.ctx;
+    this.signal = signal;
+    this.warnings = warnings;
+  }
+
+  /** Reads the profile now (never cached between calls) and wires the call through src/app/wiring.ts. */
+  static async open(settings: McpSettings, controls: CallControls = {}): Promise<CallContext> {
+    // Warnings raised while wiring (a missing profile) belong to the call; `call` exists only after.
+    const warnings: string[] = [];
+    const made: { call?: CallContext } = {};
+    const warn = (m: string, kind?: WarningKind) => {
+      if (made.call) made.call.warn(m, kind);
+      else if (!(kind === "drift" && !settings.verbose) && !warnings.includes(m)) warnings.push(m);
+    };
+    const profile = selectProfile(await readConfig(settings.paths.config), settings.profile, warn);
+    const session = openSession({
+      profile,
       profileName: settings.profile,
       configPath: settings.paths.config,
-      snapshot: snapshotOf(profile),
       warn,
     });
     const limits = settings.limits;
-    const signals = [
+    const signal = AbortSignal.any([
       ...(limits ? [AbortSignal.timeout(limits.deadlineMs)] : []),
       ...(controls.signal ? [cancelOf(controls.signal)] : []),
-    ];
-    this.signal = AbortSignal.any(signals);
-    this.gateway = new Gateway({
+    ]);
+    const gateway = await openGateway({
       hosts: settings.hosts,
       locale: settings.locale,
-      auth: this.session,
-      trace: settings.verbose ? (l) => console.error(l) : undefined,
+      session,
+      verbose: settings.verbose,
       // Each tool call is bounded like one CLI command, and stops when the client cancels it.
-      signal: this.signal,
+      signal,
       ...(limits ? { timeoutMs: limits.timeoutMs, deadlineMs: limits.deadlineMs } : {}),
       // Long calls (a whole menu, pages of a list) report each upstream answer as progress.
-      ...(controls.progress ? { onAnswer: () => this.progress("marketplace answers received") } : {}),
+      ...(controls.progress ? { onAnswer: () => made.call?.progress("marketplace answers received") } : {}),
       ...(settings.capture ? { capture: settings.capture } : {}),
     });
-    this.ctx = {
-      gw: this.gateway,
-      slugCache: new SlugCache(settings.paths.slugCache),
+    const ctx = await serviceContext({
+      gw: gateway,
+      slugCachePath: settings.paths.slugCache,
       locale: settings.locale,
       profile,
       warn,
-    };
-  }
-
-  /** Reads the profile now (never cached between calls). */
-  static async open(settings: McpSettings, controls: CallControls = {}): Promise<CallContext> {
-    const cfg = await readConfig(settings.paths.config);
-    const call = new CallContext(settings, cfg.profiles[settings.profile], controls);
-    if (!cfg.profiles[settings.profile] && settings.profile !== DEFAULT_PROFILE) {
-      const known = Object.keys(cfg.profiles);
-      call.warn(
-        `profile "${settings.profile}" does not exist${known.length ? ` (known: ${known.join(", ")})` : ""}`,
-      );
-    }
-    return call;
+    });
+    made.call = new CallContext(settings, controls, { profile, session, gateway, ctx }, signal, warnings);
+    return made.call;
   }
 
   /**
@@ -167,11 +176,7 @@ export class CallContext {
 
   /** Fails with SVC_AUTH_REQUIRED, before any upstream call, when the profile has no credentials. */
   requireSession(): void {
-    if (!this.session.hasCredentials()) {
-      throw new SvcError("SVC_AUTH_REQUIRED", "authentication is required for this tool", {
-        hint: "run `svc login` in a terminal",
-      });
-    }
+    requireSession(this.session, "tool");
   }
 
   /** Where the profile lives (local writes such as the address book copy). */
