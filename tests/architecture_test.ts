@@ -45,8 +45,9 @@ const LAYERS: Array<[prefix: string, rank: number | typeof ISOLATED, what: strin
   ["src/output/", 6, "envelopes, tables, styles and widths shared by the CLI and MCP"],
   ["src/app/", 7, "the composition root of the CLI and MCP; doctor, which inspects every layer"],
   ["src/mcp/", 8, "the MCP server, its tools and their schemas"],
-  ["src/cli/", 9, "the command tree, parser, help and handlers"],
-  ["main.ts", 10, "the entry point"],
+  ["src/cli/kit/", 9, "the CLI mechanism: spec types, parser, help, completions, rendering, flag parsers"],
+  ["src/cli/", 10, "the command tree and its handlers, the per-run wiring, the entry (app.ts)"],
+  ["main.ts", 11, "the entry point"],
   ["src/sandbox/", ISOLATED, "the marketplace simulator on 127.0.0.1 (tests and `svc --sandbox`)"],
 ];
 
@@ -256,7 +257,7 @@ const ENV_ALLOWED: Array<[file: string, names: string[], why: string]> = [
   ["src/output/badges.ts", ["SVC_BADGES_PLAIN"], "plain badges instead of symbols"],
   ["src/output/columns.ts", ["COLUMNS"], "the terminal width when stdout is not a terminal"],
   [
-    "src/cli/options.ts",
+    "src/cli/kit/globals.ts",
     ["SVC_SANDBOX", "SVC_CAPTURE_DIR"],
     "entry point: the variables behind global flags",
   ],

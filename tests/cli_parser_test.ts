@@ -5,9 +5,9 @@
 
 import assert from "node:assert/strict";
 import { ROOT } from "../src/cli/commands.ts";
-import { renderHelp } from "../src/cli/help.ts";
-import { parseArgv, type Parsed } from "../src/cli/parse.ts";
-import { type Cmd, flagsOf } from "../src/cli/spec.ts";
+import { renderHelp } from "../src/cli/kit/help.ts";
+import { parseArgv, type Parsed } from "../src/cli/kit/parse.ts";
+import { type Cmd, flagsOf } from "../src/cli/kit/spec.ts";
 
 function run(argv: string[]): Extract<Parsed, { kind: "run" }> {
   const p = parseArgv(ROOT, argv);

@@ -23,8 +23,8 @@ interface Info {
 const EVERY_COMMAND = [
   "main.ts",
   "src/cli/app.ts",
-  "src/cli/options.ts",
-  "src/cli/help.ts",
+  "src/cli/kit/globals.ts",
+  "src/cli/kit/help.ts",
   "src/cli/runtime.ts",
   "src/cli/account.ts",
   "src/cli/auth.ts",

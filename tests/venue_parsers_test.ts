@@ -29,7 +29,7 @@ import {
   parseMenuRequest,
   parseTimezone,
 } from "../src/cli/venue.ts";
-import { parsePaging } from "../src/cli/paging.ts";
+import { parsePaging } from "../src/cli/kit/flag_values.ts";
 import type { ResolvedLocation } from "../src/services/location/resolve.ts";
 
 function sink() {

@@ -8,10 +8,10 @@ import { SvcError } from "../domain/errors.ts";
 import { VERSION } from "../version.ts";
 import { writeStdout } from "../output/stdout.ts";
 import { ROOT } from "./commands.ts";
-import { installInterruptHandler, interruptSettled } from "./interrupt.ts";
-import { parseArgv } from "./parse.ts";
-import { renderError } from "./render.ts";
-import type { Cmd, HandlerModule } from "./spec.ts";
+import { installInterruptHandler, interruptSettled } from "./kit/interrupt.ts";
+import { parseArgv } from "./kit/parse.ts";
+import { renderError } from "./kit/render.ts";
+import type { Cmd, HandlerModule } from "./kit/spec.ts";
 
 export { ROOT };
 
@@ -23,7 +23,7 @@ export async function run(argv: string[]): Promise<number> {
 
 /** The view errors are rendered with before the runtime exists (from the flags as far as they parse). */
 async function earlyView(argv: string[], opts: Record<string, unknown>) {
-  const { lenientGlobals, sniffFormat } = await import("./options.ts");
+  const { lenientGlobals, sniffFormat } = await import("./kit/globals.ts");
   const lenient = lenientGlobals(opts);
   return { ...lenient, format: opts.format || opts.json ? lenient.format : sniffFormat(argv), warnings: [] };
 }
@@ -36,7 +36,7 @@ async function runCommand(argv: string[]): Promise<number> {
         writeStdout(VERSION + "\n");
         return 0;
       case "help": {
-        const text = (await import("./help.ts")).renderHelp(parsed.path);
+        const text = (await import("./kit/help.ts")).renderHelp(parsed.path);
         if (parsed.toStderr) {
           // A group called without its subcommand: the help is the usage error.
           console.error(text.trimEnd());

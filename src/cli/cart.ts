@@ -9,7 +9,7 @@ import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../serv
 import { type CheckoutPreview, checkoutPreview } from "../services/checkout/preview.ts";
 import { basketCount, clearBaskets, nothingCleared, removeItem } from "../services/basket/baskets.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
-import { parseIntFlag, parseMinorFlag } from "./options.ts";
+import { parseIntFlag, parseMinorFlag } from "./kit/flag_values.ts";
 import { invalidChoice } from "../domain/suggest.ts";
 import { DEFAULT_PROFILE } from "../config/store.ts";
 import { DELIVERY_MODES, type DeliveryMode, TOP_LEVEL_MODES } from "../domain/vocab.ts";

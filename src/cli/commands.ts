@@ -21,7 +21,7 @@ import {
   VENUE_SORTS,
   VENUE_TYPES,
 } from "../domain/vocab.ts";
-import { type Cmd, type Flag, paging, SHOW_HIGHLIGHTS } from "./spec.ts";
+import { type Cmd, type Flag, paging, SHOW_HIGHLIGHTS } from "./kit/spec.ts";
 import { BADGE_HELP } from "../output/badges.ts";
 
 // ---------------------------------------------------------------------------------------------

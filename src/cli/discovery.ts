@@ -20,8 +20,15 @@ import { distanceText } from "../output/format.ts";
 import { shellWord } from "../output/hints.ts";
 import type { Cell, Column } from "../output/table.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
-import { parseIntFlag, parseMinorFlag } from "./options.ts";
-import { parseChoice, parseNumberFlag, parsePaging, parseShowHighlights, requireText } from "./paging.ts";
+import {
+  parseChoice,
+  parseIntFlag,
+  parseMinorFlag,
+  parseNumberFlag,
+  parsePaging,
+  parseShowHighlights,
+  requireText,
+} from "./kit/flag_values.ts";
 import { invalidChoice } from "../domain/suggest.ts";
 import { VENUE_TYPES } from "../domain/vocab.ts";
 

@@ -18,8 +18,8 @@ import {
 } from "../login/flow.ts";
 import type { Runtime } from "./runtime.ts";
 import { recordCells } from "../output/labels.ts";
-import { deferInterrupts } from "./interrupt.ts";
-import { parseDuration } from "./options.ts";
+import { deferInterrupts } from "./kit/interrupt.ts";
+import { parseDuration } from "./kit/globals.ts";
 
 /** `--timeout` of the browser login: "2m", "90s", "1m30s", "1500ms", or plain seconds; 1s to 1h (default 2m). */
 export function parseTimeout(raw: unknown): number {

@@ -4,19 +4,22 @@ import type { ProbeStatus, UpstreamReport } from "../app/upstream_probe.ts";
 import { VERSION } from "../version.ts";
 import { EXIT, SvcError } from "../domain/errors.ts";
 import { writeStdout } from "../output/stdout.ts";
-import { claimOutput } from "./interrupt.ts";
+import { claimOutput } from "./kit/interrupt.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import type { DoctorReport } from "../app/doctor.ts";
 import { scopeCommands } from "../output/hints.ts";
 
 export async function runCompletions(rt: Runtime, shell: string): Promise<void> {
-  const { completionScript, SHELLS } = await import("./completions.ts");
+  const [{ completionScript, SHELLS }, { ROOT }] = await Promise.all([
+    import("./kit/completions.ts"),
+    import("./commands.ts"),
+  ]);
   const name = shell.trim().toLowerCase();
   if (!(SHELLS as readonly string[]).includes(name)) {
     const { invalidChoice } = await import("../domain/suggest.ts");
     throw invalidChoice("shell", shell, SHELLS);
   }
-  const script = completionScript(name as typeof SHELLS[number]);
+  const script = completionScript(name as typeof SHELLS[number], ROOT);
   if (rt.globals.format !== "table") {
     await rt.emit({ shell: name, script }, () => "");
     return;

@@ -27,11 +27,11 @@ import {
   type LocationOverride,
   parseGlobals,
   parseLocation,
-} from "./options.ts";
-import { claimOutput, setInterruptView } from "./interrupt.ts";
+} from "./kit/globals.ts";
+import { claimOutput, setInterruptView } from "./kit/interrupt.ts";
 import { type RunScope, scopeCommands, svcCommand } from "../output/hints.ts";
 import { writeStderrLine, writeStdout } from "../output/stdout.ts";
-import { renderError, writeEnvelope } from "./render.ts";
+import { renderError, writeEnvelope } from "./kit/render.ts";
 import { privacyWarnings } from "../config/privacy.ts";
 import type { ServiceContext, WarningKind } from "../services/context.ts";
 import type { ResolvedLocation } from "../services/location/resolve.ts";

@@ -5,10 +5,10 @@ import { HOST_ENV } from "../gateway/hosts.ts";
 import { DEFAULT_PROFILE, updateConfig } from "../config/store.ts";
 import { SvcError } from "../domain/errors.ts";
 import { ensurePrivateDir, fileError } from "../config/files.ts";
-import { deferInterrupts } from "./interrupt.ts";
+import { deferInterrupts } from "./kit/interrupt.ts";
 import { sandboxPaths } from "../config/paths.ts";
 import type { Runtime } from "./runtime.ts";
-import { parseIntFlag } from "./options.ts";
+import { parseIntFlag } from "./kit/flag_values.ts";
 import { RETIRABLE_PAGES, type RetirablePage, RETIRE_STATUSES } from "../sandbox/types.ts";
 
 export async function serve(rt: Runtime): Promise<void> {

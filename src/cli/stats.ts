@@ -7,8 +7,8 @@
 import { isAbsolute, resolve } from "node:path";
 import { SvcError } from "../domain/errors.ts";
 import type { Runtime } from "./runtime.ts";
-import { parseIntFlag } from "./options.ts";
-import { beforeInterruptExit } from "./interrupt.ts";
+import { parseIntFlag } from "./kit/flag_values.ts";
+import { beforeInterruptExit } from "./kit/interrupt.ts";
 import type { SyncResult } from "../stats/sync.ts";
 import type { Summary } from "../stats/queries.ts";
 import { tableTime } from "../output/format.ts";

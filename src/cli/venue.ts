@@ -3,14 +3,19 @@
 import { SvcError } from "../domain/errors.ts";
 import type { Money } from "../domain/money.ts";
 import { type ItemRef, parseVenueRef, venueItemRefs, type VenueRef } from "../domain/refs.ts";
-import type { MenuItem, MenuRequest, OptionGroup, VenueItemDetail, VenueMenu } from "../services/menu/menu.ts";
+import type {
+  MenuItem,
+  MenuRequest,
+  OptionGroup,
+  VenueItemDetail,
+  VenueMenu,
+} from "../services/menu/menu.ts";
 import type { VenueCategories, VenueDetails, VenueHours } from "../services/venues/details.ts";
 import type { ResolvedLocation } from "../services/location/resolve.ts";
-import { parsePaging } from "./paging.ts";
+import { parseMinorFlag, parsePaging } from "./kit/flag_values.ts";
 import { menuRequest } from "../services/menu/request.ts";
 import { paginate } from "../services/paging.ts";
 import type { ServiceContext } from "../services/context.ts";
-import { parseMinorFlag } from "./options.ts";
 import type { Runtime, TableRenderer } from "./runtime.ts";
 import type { Column } from "../output/table.ts";
 import { invalidChoice } from "../domain/suggest.ts";

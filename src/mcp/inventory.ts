@@ -6,7 +6,7 @@
 
 import { SvcError } from "../domain/errors.ts";
 import { invalidChoice } from "../domain/suggest.ts";
-import { type ToolDef, type Toolset } from "./tool.ts";
+import type { ToolDef, Toolset } from "./tool.ts";
 import { TOOLSET_NAMES, type ToolsetName } from "../domain/vocab.ts";
 
 /**

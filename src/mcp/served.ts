@@ -9,7 +9,7 @@
 import type { ListedTool } from "./catalogue.ts";
 import { CATALOGUE } from "./catalogue.gen.ts";
 import { AVAILABLE_TOOLSETS, loadToolset, type Selection } from "./inventory.ts";
-import { type ToolDef } from "./tool.ts";
+import type { ToolDef } from "./tool.ts";
 import { TOOLSET_NAMES, type ToolsetName } from "../domain/vocab.ts";
 
 /** Why a tool name is not served: not a tool at all, or removed by the server's own flags. */
