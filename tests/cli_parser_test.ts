@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { ROOT } from "../src/cli/commands.ts";
+import { ROOT } from "../src/cli/commands/tree.ts";
 import { renderHelp } from "../src/cli/kit/help.ts";
 import { parseArgv, type Parsed } from "../src/cli/kit/parse.ts";
 import { type Cmd, flagsOf } from "../src/cli/kit/spec.ts";

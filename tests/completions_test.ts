@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import * as discovery from "../src/services/venues/discovery.ts";
 import * as vocab from "../src/domain/vocab.ts";
-import { ROOT } from "../src/cli/commands.ts";
+import { ROOT } from "../src/cli/commands/tree.ts";
 import { type Cmd, flagsOf } from "../src/cli/kit/spec.ts";
 import { withEnv } from "./helpers.ts";
 

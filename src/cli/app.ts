@@ -7,7 +7,7 @@
 import { SvcError } from "../domain/errors.ts";
 import { VERSION } from "../version.ts";
 import { writeStdout } from "../output/stdout.ts";
-import { ROOT } from "./commands.ts";
+import { ROOT } from "./commands/tree.ts";
 import { installInterruptHandler, interruptSettled } from "./kit/interrupt.ts";
 import { parseArgv } from "./kit/parse.ts";
 import { renderError } from "./kit/render.ts";

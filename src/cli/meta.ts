@@ -12,7 +12,7 @@ import { scopeCommands } from "../output/hints.ts";
 export async function runCompletions(rt: Runtime, shell: string): Promise<void> {
   const [{ completionScript, SHELLS }, { ROOT }] = await Promise.all([
     import("./kit/completions.ts"),
-    import("./commands.ts"),
+    import("./commands/tree.ts"),
   ]);
   const name = shell.trim().toLowerCase();
   if (!(SHELLS as readonly string[]).includes(name)) {

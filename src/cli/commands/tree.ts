@@ -6,7 +6,7 @@
  * Examples use the sandbox's venues and ids, so every one of them runs as written with --sandbox.
  */
 
-import { RETIRABLE_PAGES, RETIRE_STATUSES } from "../sandbox/types.ts";
+import { RETIRABLE_PAGES, RETIRE_STATUSES } from "../../sandbox/types.ts";
 // Value lists for help and completions come from the one vocabulary the services validate with.
 import {
   ADDRESS_LABELS,
@@ -20,9 +20,9 @@ import {
   TOP_LEVEL_MODES,
   VENUE_SORTS,
   VENUE_TYPES,
-} from "../domain/vocab.ts";
-import { type Cmd, type Flag, paging, SHOW_HIGHLIGHTS } from "./kit/spec.ts";
-import { BADGE_HELP } from "../output/badges.ts";
+} from "../../domain/vocab.ts";
+import { type Cmd, type Flag, paging, SHOW_HIGHLIGHTS } from "../kit/spec.ts";
+import { BADGE_HELP } from "../../output/badges.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Authentication
