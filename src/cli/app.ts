@@ -1,5 +1,5 @@
 /**
- * Runs svc: parses argv against the command tree (commands.ts, data only), prints help or a usage
+ * Runs svc: parses argv against the command tree (commands/tree.ts, data only), prints help or a usage
  * error, or loads the one handler module the command needs and runs it. Nothing of the other
  * commands is evaluated.
  */

@@ -1,6 +1,6 @@
 /**
- * Shell completions generated from the command tree (the root is passed in: commands/tree.ts): commands and aliases in both
- * layouts, flags per command, and flag values (`--format`, `--sort`, …). bash (3.2 and later, no
+ * Shell completions generated from the command tree (passed in: commands/tree.ts's ROOT): commands and
+ * aliases in both layouts, flags per command, and flag values (`--format`, `--sort`, …). bash (3.2 and later, no
  * associative arrays, so macOS's bash works), zsh (through bashcompinit) and fish.
  *
  * Only the words svc knows are completed; venue slugs and ids are not (they need the network).
