@@ -40,7 +40,7 @@ Deno.test("every runnable command names a handler its module exports; groups hav
       continue;
     }
     const [module, fn] = cmd.run;
-    if (!modules.has(module)) modules.set(module, await import(`../src/cli/${module}.ts`));
+    if (!modules.has(module)) modules.set(module, await import(`../src/cli/commands/${module}/run.ts`));
     assert.equal(typeof modules.get(module)![fn], "function", `${where}: ${module}.${fn} is exported`);
   }
   assert.ok(modules.size >= 8);

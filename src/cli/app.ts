@@ -82,26 +82,27 @@ async function runCommand(argv: string[]): Promise<number> {
 }
 
 /**
- * Handler modules by name. The specifiers are literal so they need no read permission of their own
+ * Handler modules by group name. The specifiers are literal so they need no read permission of their own
  * (svc runs with --allow-read limited to its config directory); each loads only when called.
  */
 const MODULES: Record<HandlerModule, () => Promise<unknown>> = {
-  account: () => import("./account.ts"),
-  auth: () => import("./auth.ts"),
-  cart: () => import("./cart.ts"),
-  discovery: () => import("./discovery.ts"),
-  venue: () => import("./venue.ts"),
-  stats: () => import("./stats.ts"),
-  sandbox: () => import("./sandbox.ts"),
-  mcp: () => import("./mcp.ts"),
-  meta: () => import("./meta.ts"),
-  capture: () => import("./capture.ts"),
+  account: () => import("./commands/account/run.ts"),
+  auth: () => import("./commands/auth/run.ts"),
+  cart: () => import("./commands/cart/run.ts"),
+  checkout: () => import("./commands/checkout/run.ts"),
+  discovery: () => import("./commands/discovery/run.ts"),
+  venue: () => import("./commands/venue/run.ts"),
+  stats: () => import("./commands/stats/run.ts"),
+  sandbox: () => import("./commands/sandbox/run.ts"),
+  mcp: () => import("./commands/mcp/run.ts"),
+  meta: () => import("./commands/meta/run.ts"),
+  capture: () => import("./commands/capture/run.ts"),
 };
 
 // deno-lint-ignore no-explicit-any
 type AnyHandler = (...args: any[]) => Promise<void>;
 
-/** The command's handler, from its module under src/cli/ (loaded now, and only this one). */
+/** The command's handler, from its group's `commands/<group>/run.ts` (loaded now, and only this one). */
 async function loadHandler(cmd: Cmd): Promise<AnyHandler> {
   const [module, name] = cmd.run!;
   const mod = await MODULES[module]() as Record<string, unknown>;

@@ -10,6 +10,7 @@ export type HandlerModule =
   | "account"
   | "auth"
   | "cart"
+  | "checkout"
   | "discovery"
   | "venue"
   | "stats"

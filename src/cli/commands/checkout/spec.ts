@@ -19,7 +19,7 @@ export const CHECKOUT_PREVIEW = {
   location: true,
   auth: true,
   flags: checkoutFlags(DELIVERY_MODES),
-  run: ["cart", "runCheckoutPreview"],
+  run: ["checkout", "runCheckoutPreview"],
   examples: ["svc checkout preview --delivery-mode schedule"],
 } as const satisfies Cmd;
 
@@ -30,7 +30,7 @@ export const CHECKOUT = {
   location: true,
   auth: true,
   flags: checkoutFlags(TOP_LEVEL_MODES),
-  run: ["cart", "runCheckout"],
+  run: ["checkout", "runCheckout"],
   examples: ["svc checkout", "svc checkout --delivery-mode priority --tip 200", "svc checkout --json"],
   commands: [CHECKOUT_PREVIEW],
 } as const satisfies Cmd;

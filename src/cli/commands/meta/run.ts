@@ -1,22 +1,22 @@
 /** Handlers of the commands about svc itself: `completions`, `version`, `doctor`. */
 
-import type { ProbeStatus, UpstreamReport } from "../app/upstream_probe.ts";
-import { VERSION } from "../version.ts";
-import { EXIT, SvcError } from "../domain/errors.ts";
-import { writeStdout } from "../output/stdout.ts";
-import { claimOutput } from "./kit/interrupt.ts";
-import type { Runtime, TableRenderer } from "./runtime.ts";
-import type { DoctorReport } from "../app/doctor.ts";
-import { scopeCommands } from "../output/hints.ts";
+import type { ProbeStatus, UpstreamReport } from "../../../app/upstream_probe.ts";
+import { VERSION } from "../../../version.ts";
+import { EXIT, SvcError } from "../../../domain/errors.ts";
+import { writeStdout } from "../../../output/stdout.ts";
+import { claimOutput } from "../../kit/interrupt.ts";
+import type { Runtime, TableRenderer } from "../../runtime.ts";
+import type { DoctorReport } from "../../../app/doctor.ts";
+import { scopeCommands } from "../../../output/hints.ts";
 
 export async function runCompletions(rt: Runtime, shell: string): Promise<void> {
   const [{ completionScript, SHELLS }, { ROOT }] = await Promise.all([
-    import("./kit/completions.ts"),
-    import("./commands/tree.ts"),
+    import("../../kit/completions.ts"),
+    import("../tree.ts"),
   ]);
   const name = shell.trim().toLowerCase();
   if (!(SHELLS as readonly string[]).includes(name)) {
-    const { invalidChoice } = await import("../domain/suggest.ts");
+    const { invalidChoice } = await import("../../../domain/suggest.ts");
     throw invalidChoice("shell", shell, SHELLS);
   }
   const script = completionScript(name as typeof SHELLS[number], ROOT);
@@ -70,9 +70,9 @@ export async function runDoctor(rt: Runtime): Promise<void> {
     throw new SvcError("SVC_USAGE", "--venue goes with --upstream (the venue whose pages are probed)");
   }
   const [{ doctor }, { Gateway }, { Session }] = await Promise.all([
-    import("../app/doctor.ts"),
-    import("../gateway/client.ts"),
-    import("../auth/session.ts"),
+    import("../../../app/doctor.ts"),
+    import("../../../gateway/client.ts"),
+    import("../../../auth/session.ts"),
   ]);
   // A config that cannot be read is a finding, not the end of the check-up.
   let session;
@@ -140,7 +140,7 @@ async function runUpstreamDoctor(rt: Runtime): Promise<void> {
   if (venue !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(venue)) {
     throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --venue "${rt.opts.venue}": give a venue slug`);
   }
-  const { probeUpstream } = await import("../app/upstream_probe.ts");
+  const { probeUpstream } = await import("../../../app/upstream_probe.ts");
   const ctx = await rt.services();
   const loc = await rt.resolveLocation(ctx).catch((e) => {
     if (e instanceof SvcError && ["SVC_AUTH_REQUIRED", "SVC_LOCATION_RESOLVE_ERROR"].includes(e.code)) {

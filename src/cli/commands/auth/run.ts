@@ -1,9 +1,9 @@
 /** Session commands: login, logout, status, configure, and the grouped `auth` aliases. */
 
-import { configureProfile, loginWithTokens, logoutProfile } from "../auth/profile_store.ts";
-import { authStatus, type StatusResult } from "../services/account/status.ts";
-import type { Runtime, TableRenderer } from "./runtime.ts";
-import { recordCells } from "../output/labels.ts";
+import { configureProfile, loginWithTokens, logoutProfile } from "../../../auth/profile_store.ts";
+import { authStatus, type StatusResult } from "../../../services/account/status.ts";
+import type { Runtime, TableRenderer } from "../../runtime.ts";
+import { recordCells } from "../../../output/labels.ts";
 
 const record = <T extends object>(title: string): TableRenderer<T> => (data, ui) =>
   ui.table.renderRecord(recordCells(data, (v) => ui.table.inlineValue(v)), ui.style, title);

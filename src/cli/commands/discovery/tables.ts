@@ -1,36 +1,17 @@
-/** Discovery commands: feed, top, venues (+ categories), items. */
+/** The tables of the discovery commands (for people; JSON/YAML keep everything); `venueTable` serves favorites too. */
 
-import { SvcError } from "../domain/errors.ts";
-import {
-  feed,
-  type FeedResult,
-  ITEM_SEARCH_CAP,
-  type ItemSearchResult,
-  type LocationInfo,
-  type MenuMatches,
-  searchItems,
-  SORT_KEYS,
-  top,
-  venueCategories,
-  venues,
-} from "../services/venues/discovery.ts";
-import type { VenueRow } from "../services/venues/rows.ts";
-import { badgeLegend, badgePrefix } from "../output/badges.ts";
-import { distanceText } from "../output/format.ts";
-import { shellWord } from "../output/hints.ts";
-import type { Cell, Column } from "../output/table.ts";
-import type { Runtime, TableRenderer } from "./runtime.ts";
-import {
-  parseChoice,
-  parseIntFlag,
-  parseMinorFlag,
-  parseNumberFlag,
-  parsePaging,
-  parseShowHighlights,
-  requireText,
-} from "./kit/flag_values.ts";
-import { invalidChoice } from "../domain/suggest.ts";
-import { VENUE_TYPES } from "../domain/vocab.ts";
+import type {
+  FeedResult,
+  ItemSearchResult,
+  LocationInfo,
+  MenuMatches,
+} from "../../../services/venues/discovery.ts";
+import type { VenueRow } from "../../../services/venues/rows.ts";
+import { badgeLegend, badgePrefix } from "../../../output/badges.ts";
+import { distanceText } from "../../../output/format.ts";
+import { shellWord } from "../../../output/hints.ts";
+import type { Cell, Column } from "../../../output/table.ts";
+import type { TableRenderer } from "../../runtime.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 
@@ -94,7 +75,8 @@ export function legendLine(shown: VenueRow[], ui: Ui): string {
   return legend ? "\n" + ui.table.wrapText(legend) : "";
 }
 
-function pageFooter(d: { count: number; total: number; next_offset: number | null }, ui: Ui): string {
+/** The paging footer, when there is a next page. */
+export function pageFooter(d: { count: number; total: number; next_offset: number | null }, ui: Ui): string {
   return d.next_offset === null ? "" : "\n" + ui.table.wrapText(ui.table.shownFooter(d));
 }
 
@@ -113,113 +95,52 @@ export function locationLine(l: LocationInfo, ui: Ui): string {
   );
 }
 
-export async function runFeed(rt: Runtime): Promise<void> {
-  const o = rt.opts;
-  const sectionLimit = o.sectionLimit === undefined ? 0 : parseIntFlag("section-limit", o.sectionLimit, 0);
-  const perSection = o.perSection === undefined ? 6 : parseIntFlag("per-section", o.perSection, 1);
-  const highlights = parseShowHighlights(o.showHighlights);
-  const query = typeof o.query === "string" ? o.query : undefined;
-  const ctx = await rt.services();
-  const data = await feed(ctx, await rt.resolveLocation(ctx), { sectionLimit, query });
-  await rt.emit(data, (d: FeedResult, ui) => {
-    if (!d.sections.length) return "(no sections)";
-    if (o.summary) {
-      return ui.table.renderTable(
-        [
-          { title: "Section", kind: "text", min: 16 },
-          { title: "Kind", kind: "value" },
-          { title: "Count", kind: "value" },
-          { title: "Top items", kind: "text", min: 16 },
-        ],
-        d.sections.map((s) => [
-          s.title,
-          s.kind,
-          s.count,
-          ui.table.truncate(
-            (s.kind === "brands" ? s.brands!.map((b) => b.name) : s.venues!.map((v) => v.name)).slice(0, 3)
-              .join(", "),
-            60,
-          ),
-        ]),
-        ui.style,
-      );
-    }
-    const shownRows: VenueRow[] = [];
-    return d.sections.map((s) => {
-      if (s.kind === "brands") {
-        return ui.table.wrapText(`${ui.style.bold(s.title)}: ${s.brands!.map((b) => b.name).join(" · ")}`);
-      }
-      const shown = s.venues!.slice(0, perSection);
-      shownRows.push(...shown);
-      const more = s.count > shown.length
-        ? "\n" +
-          ui.table.wrapText(`… ${s.count - shown.length} more (--per-section ${s.count} shows them all)`)
-        : "";
-      return venueTable(shown, highlights, ui, `${s.title} (${s.count})`) + more;
-    }).join("\n\n") + legendLine(shownRows, ui) + locationLine(d.location, ui);
-  });
-}
-
-export async function runTop(rt: Runtime, n?: string): Promise<void> {
-  const o = rt.opts;
-  const count = n === undefined ? 10 : Number(n.trim());
-  if (n !== undefined && (!/^\d+$/.test(n.trim()) || !Number.isSafeInteger(count) || count < 1)) {
-    throw new SvcError(
-      "SVC_INVALID_ARGUMENT",
-      `invalid count "${n}" for \`svc top N\`: expected how many venues to show (1 or more), e.g. \`svc top 5\``,
+/** The home feed: one table per venue section (or one line per section with `--summary`). */
+export function feedTable(
+  d: FeedResult,
+  ui: Ui,
+  o: { summary: boolean; perSection: number; highlights: boolean | "auto" },
+): string {
+  const { perSection, highlights } = o;
+  if (!d.sections.length) return "(no sections)";
+  if (o.summary) {
+    return ui.table.renderTable(
+      [
+        { title: "Section", kind: "text", min: 16 },
+        { title: "Kind", kind: "value" },
+        { title: "Count", kind: "value" },
+        { title: "Top items", kind: "text", min: 16 },
+      ],
+      d.sections.map((s) => [
+        s.title,
+        s.kind,
+        s.count,
+        ui.table.truncate(
+          (s.kind === "brands" ? s.brands!.map((b) => b.name) : s.venues!.map((v) => v.name)).slice(0, 3)
+            .join(", "),
+          60,
+        ),
+      ]),
+      ui.style,
     );
   }
-  const paging = parsePaging(o, count);
-  const highlights = parseShowHighlights(o.showHighlights);
-  const ctx = await rt.services();
-  const data = await top(ctx, await rt.resolveLocation(ctx), {
-    query: typeof o.query === "string" ? o.query : undefined,
-    woltPlus: o.woltPlus === true,
-    paging,
-  });
-  await rt.emit(
-    data,
-    (d, ui) =>
-      venueTable(d.venues, highlights, ui) + pageFooter(d, ui) + legendLine(d.venues, ui) +
-      locationLine(d.location, ui),
-  );
-}
-
-export async function runVenues(rt: Runtime): Promise<void> {
-  const o = rt.opts;
-  const sortKey = o.sort === undefined ? "recommended" : String(o.sort).toLowerCase();
-  const sort = SORT_KEYS[sortKey];
-  if (!sort) {
-    throw invalidChoice("--sort", o.sort, Object.keys(SORT_KEYS));
-  }
-  const opts = {
-    query: typeof o.query === "string" ? o.query : undefined,
-    type: parseChoice("type", o.type, VENUE_TYPES),
-    category: typeof o.category === "string" ? o.category : undefined,
-    sort,
-    openNow: o.openNow === true,
-    woltPlus: o.woltPlus === true,
-    promotionsOnly: o.promotionsOnly === true,
-    minRating: parseNumberFlag("min-rating", o.minRating, 0, 10),
-    maxDeliveryFee: o.maxDeliveryFee === undefined
-      ? undefined
-      : parseMinorFlag("max-delivery-fee", o.maxDeliveryFee),
-    enrich: o.enrich === true,
-    paging: parsePaging(o),
-  };
-  const highlights = parseShowHighlights(o.showHighlights);
-  const ctx = await rt.services();
-  const data = await venues(ctx, await rt.resolveLocation(ctx), opts);
-  await rt.emit(
-    data,
-    (d, ui) =>
-      venueTable(d.venues, highlights, ui, undefined, { distance: sort === "distance" }) + pageFooter(d, ui) +
-      menuMatchLine(d.menu_matches, ui) + legendLine(d.venues, ui) + locationLine(d.location, ui),
-  );
+  const shownRows: VenueRow[] = [];
+  return d.sections.map((s) => {
+    if (s.kind === "brands") {
+      return ui.table.wrapText(`${ui.style.bold(s.title)}: ${s.brands!.map((b) => b.name).join(" · ")}`);
+    }
+    const shown = s.venues!.slice(0, perSection);
+    shownRows.push(...shown);
+    const more = s.count > shown.length
+      ? "\n" +
+        ui.table.wrapText(`… ${s.count - shown.length} more (--per-section ${s.count} shows them all)`)
+      : "";
+    return venueTable(shown, highlights, ui, `${s.title} (${s.count})`) + more;
+  }).join("\n\n") + legendLine(shownRows, ui) + locationLine(d.location, ui);
 }
 
 /** `--query` filters names and slugs: how many more venues sell matching items, and the command that lists them. */
-function menuMatchLine(m: MenuMatches | null, ui: Ui): string {
+export function menuMatchLine(m: MenuMatches | null, ui: Ui): string {
   if (!m?.venue_count) return "";
   return commandLine(
     `items matching "${m.query}" at ${ui.table.plural(m.venue_count, "more venue")}:`,
@@ -228,27 +149,8 @@ function menuMatchLine(m: MenuMatches | null, ui: Ui): string {
   );
 }
 
-export async function runCategories(rt: Runtime): Promise<void> {
-  const paging = parsePaging(rt.opts);
-  const ctx = await rt.services();
-  const data = await venueCategories(ctx, await rt.resolveLocation(ctx), paging);
-  await rt.emit(data, (d, ui) =>
-    d.categories.length
-      ? ui.table.renderTable(
-        [{ title: "Category", kind: "text" }, { title: "Slug", kind: "id" }, {
-          title: "Venues",
-          kind: "value",
-        }],
-        d.categories.map((c) => [c.name, c.slug, c.venue_count]),
-        ui.style,
-      ) + pageFooter(d, ui)
-      : "(no categories)");
-}
-
-/** Rows per venue in the items table (spec §4.5); `--per-venue` shows more. */
-const ITEMS_PER_VENUE = 3;
-
-function itemsTable(d: ItemSearchResult, ui: Ui, perVenue: number): string {
+/** The items found, grouped by venue, `perVenue` rows each. */
+export function itemsTable(d: ItemSearchResult, ui: Ui, perVenue: number): string {
   // Menu notices (zero-price hits) stay in JSON; the table hides them and says how many.
   const products = d.items.filter((i) => !i.notice);
   const notices = d.items.length - products.length;
@@ -323,20 +225,4 @@ function commandLine(words: string, command: string, ui: Ui): string {
   return !width || ui.table.displayWidth(one) <= width
     ? "\n" + one
     : "\n" + ui.table.wrapText(words) + "\n  " + command;
-}
-
-export async function runItems(rt: Runtime): Promise<void> {
-  const o = rt.opts;
-  const query = requireText("query", o.query);
-  const limit = o.limit === undefined ? 20 : parseIntFlag("limit", o.limit, 1, ITEM_SEARCH_CAP);
-  const perVenue = o.perVenue === undefined
-    ? ITEMS_PER_VENUE
-    : parseIntFlag("per-venue", o.perVenue, 1, ITEM_SEARCH_CAP);
-  const ctx = await rt.services();
-  const data = await searchItems(ctx, await rt.resolveLocation(ctx), {
-    query,
-    limit,
-    availableOnly: o.availableOnly === true,
-  });
-  await rt.emit(data, (d, ui) => itemsTable(d, ui, perVenue) + locationLine(d.location, ui));
 }

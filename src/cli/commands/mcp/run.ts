@@ -3,12 +3,12 @@
  * `svc mcp tools`: its catalogue. The SDK and zod load only here, lazily (src/mcp/*).
  */
 
-import { SvcError } from "../domain/errors.ts";
-import { MCP_CALL_DEADLINE_MS, type NetworkLimits, networkLimitsFromEnv } from "../gateway/limits.ts";
-import type { Runtime } from "./runtime.ts";
+import { SvcError } from "../../../domain/errors.ts";
+import { MCP_CALL_DEADLINE_MS, type NetworkLimits, networkLimitsFromEnv } from "../../../gateway/limits.ts";
+import type { Runtime } from "../../runtime.ts";
 
 async function selection(rt: Runtime) {
-  const { parseToolsets } = await import("../mcp/inventory.ts");
+  const { parseToolsets } = await import("../../../mcp/inventory.ts");
   return { toolsets: parseToolsets(rt.opts.toolsets), readOnly: rt.opts.readOnly === true };
 }
 
@@ -25,10 +25,10 @@ export async function runServe(rt: Runtime): Promise<void> {
   const started = performance.now();
   const { parseBind } = rt.opts.http === undefined
     ? { parseBind: undefined }
-    : await import("../mcp/http.ts");
+    : await import("../../../mcp/http.ts");
   const bind = parseBind?.(String(rt.opts.http));
   // The served catalogue is generated: no tool module, schema or zod loads before a tool is called.
-  const { ServedTools } = await import("../mcp/served.ts");
+  const { ServedTools } = await import("../../../mcp/served.ts");
   const verbose = rt.globals.verbose;
   const served = new ServedTools(await selection(rt), verbose ? (l) => console.error(l) : undefined);
   const catalogueAt = performance.now();
@@ -46,7 +46,7 @@ export async function runServe(rt: Runtime): Promise<void> {
   for (const w of rt.warnings) console.error(`Warning: ${w}`);
   rt.serving();
   if (bind) {
-    const { serveHttp } = await import("../mcp/http.ts");
+    const { serveHttp } = await import("../../../mcp/http.ts");
     try {
       Deno.exitCode = await serveHttp(settings, served, bind);
     } catch (e) {
@@ -60,7 +60,7 @@ export async function runServe(rt: Runtime): Promise<void> {
     }
     return;
   }
-  const { serveStdio, startupMarks } = await import("../mcp/server.ts");
+  const { serveStdio, startupMarks } = await import("../../../mcp/server.ts");
   const marks = startupMarks();
   marks.mark("cli", started);
   marks.mark("catalogue", catalogueAt);
@@ -70,9 +70,10 @@ export async function runServe(rt: Runtime): Promise<void> {
 
 export async function runTools(rt: Runtime): Promise<void> {
   // The live catalogue, built from the tools' schemas (what the generated one is checked against).
-  const { selectTools } = await import("../mcp/inventory.ts");
+  const { selectTools } = await import("../../../mcp/inventory.ts");
   const tools = await selectTools(await selection(rt));
-  const { listing, listSize, inputSideSize, LIST_BUDGET, INPUT_BUDGET } = await import("../mcp/catalogue.ts");
+  const catalogue = await import("../../../mcp/catalogue.ts");
+  const { listing, listSize, inputSideSize, LIST_BUDGET, INPUT_BUDGET } = catalogue;
   const listed = listing(tools);
   const size = listSize(listed);
   const data = {

@@ -5,14 +5,14 @@
  */
 
 import { isAbsolute, resolve } from "node:path";
-import { SvcError } from "../domain/errors.ts";
-import type { Runtime } from "./runtime.ts";
-import { parseIntFlag } from "./kit/flag_values.ts";
-import { beforeInterruptExit } from "./kit/interrupt.ts";
-import type { SyncResult } from "../stats/sync.ts";
-import type { Summary } from "../stats/queries.ts";
-import { tableTime } from "../output/format.ts";
-import { historyDbPath } from "../config/paths.ts";
+import { SvcError } from "../../../domain/errors.ts";
+import type { Runtime } from "../../runtime.ts";
+import { parseIntFlag } from "../../kit/flag_values.ts";
+import { beforeInterruptExit } from "../../kit/interrupt.ts";
+import type { SyncResult } from "../../../stats/sync.ts";
+import type { Summary } from "../../../stats/queries.ts";
+import { tableTime } from "../../../output/format.ts";
+import { historyDbPath } from "../../../config/paths.ts";
 
 /** --stats-dir, else the sandbox's own dir under --sandbox, else SVC_STATS_DIR, else ~/.svc/stats. */
 function statsDir(rt: Runtime): string {
@@ -53,13 +53,13 @@ function onInterrupt(): Interrupt {
 async function runSync(
   rt: Runtime,
   dir: string,
-  progress: import("../output/progress.ts").Progress,
+  progress: import("../../../output/progress.ts").Progress,
   signal: AbortSignal,
 ) {
-  const { openHistoryDb } = await import("../stats/schema.ts");
-  const { syncHistory } = await import("../stats/sync.ts");
-  const { Pacer } = await import("../stats/pacer.ts");
-  const { historyAccount, minIntervalFromEnv } = await import("../stats/auto_sync.ts");
+  const { openHistoryDb } = await import("../../../stats/schema.ts");
+  const { syncHistory } = await import("../../../stats/sync.ts");
+  const { Pacer } = await import("../../../stats/pacer.ts");
+  const { historyAccount, minIntervalFromEnv } = await import("../../../stats/auto_sync.ts");
   const who = await historyAccount(await rt.services());
   const db = await openHistoryDb(historyDbPath(dir));
   try {
@@ -114,15 +114,15 @@ export async function dashboard(rt: Runtime): Promise<void> {
   const pin = typeof rt.opts.bundleVersion === "string" ? rt.opts.bundleVersion.trim() : undefined;
   await rt.requireSession(); // not signed in: SVC_AUTH_REQUIRED before anything else
   const dir = statsDir(rt);
-  const { Progress } = await import("../output/progress.ts");
+  const { Progress } = await import("../../../output/progress.ts");
   const progress = new Progress(rt.globals.format === "table");
-  const { ensurePrivateDir } = await import("../config/files.ts");
+  const { ensurePrivateDir } = await import("../../../config/files.ts");
   await ensurePrivateDir(dir);
   const interrupt = onInterrupt();
   try {
     const total = noSync ? 2 : 3;
     progress.banner(1, total, "Resolving dashboard bundle");
-    const { ensureBundle } = await import("../stats/bundle.ts");
+    const { ensureBundle } = await import("../../../stats/bundle.ts");
     const bundle = await ensureBundle({
       statsDir: dir,
       gw: await rt.getGateway(),
@@ -148,13 +148,13 @@ export async function dashboard(rt: Runtime): Promise<void> {
       sync = out.result;
       email = out.email;
     } else {
-      const { openHistoryDb } = await import("../stats/schema.ts");
+      const { openHistoryDb } = await import("../../../stats/schema.ts");
       (await openHistoryDb(historyDbPath(dir))).close(); // schema and repairs run on every open
     }
     if (interrupt.signal.aborted) throw interrupt.signal.reason;
 
     progress.banner(total, total, "Starting dashboard server");
-    const { startStatsServer } = await import("../stats/server.ts");
+    const { startStatsServer } = await import("../../../stats/server.ts");
     const server = startStatsServer({
       bundleDir: bundle.active_path,
       dbPath: historyDbPath(dir),
@@ -194,7 +194,7 @@ export async function dashboard(rt: Runtime): Promise<void> {
         "svc stats",
       ));
     if (rt.opts.open !== false) {
-      const { openBrowser } = await import("../stats/open.ts");
+      const { openBrowser } = await import("../../../stats/open.ts");
       const failed = await openBrowser(server.url);
       if (failed) progress.detail(`Could not auto-open browser: ${failed}`);
     }
@@ -212,9 +212,9 @@ export async function syncOnly(rt: Runtime): Promise<void> {
   rt.openEnded = true; // a long history sync: no whole-command deadline
   await rt.requireSession();
   const dir = statsDir(rt);
-  const { Progress } = await import("../output/progress.ts");
+  const { Progress } = await import("../../../output/progress.ts");
   const progress = new Progress(rt.globals.format === "table");
-  const { ensurePrivateDir } = await import("../config/files.ts");
+  const { ensurePrivateDir } = await import("../../../config/files.ts");
   await ensurePrivateDir(dir);
   const interrupt = onInterrupt();
   try {
@@ -239,7 +239,7 @@ export async function syncOnly(rt: Runtime): Promise<void> {
 }
 
 export async function summaryCmd(rt: Runtime): Promise<void> {
-  const { localSummary, summaryFilters } = await import("../stats/summary.ts");
+  const { localSummary, summaryFilters } = await import("../../../stats/summary.ts");
   const filters = summaryFilters({ from: rt.opts.from, to: rt.opts.to, currency: rt.opts.currency });
   const dir = statsDir(rt);
   const data = await localSummary(historyDbPath(dir), filters);
@@ -248,7 +248,7 @@ export async function summaryCmd(rt: Runtime): Promise<void> {
 
 function summaryTable(
   d: Summary,
-  ui: Parameters<import("./runtime.ts").TableRenderer<unknown>>[1],
+  ui: Parameters<import("../../runtime.ts").TableRenderer<unknown>>[1],
   locale: string,
 ): string {
   const fmt = (minor: number | null, cur: string) => {

@@ -1,22 +1,22 @@
 /** `svc sandbox …`: run the sandbox marketplace standalone, or reset its state. */
 
 import { join } from "node:path";
-import { HOST_ENV } from "../gateway/hosts.ts";
-import { DEFAULT_PROFILE, updateConfig } from "../config/store.ts";
-import { SvcError } from "../domain/errors.ts";
-import { ensurePrivateDir, fileError } from "../config/files.ts";
-import { deferInterrupts } from "./kit/interrupt.ts";
-import { sandboxPaths } from "../config/paths.ts";
-import type { Runtime } from "./runtime.ts";
-import { parseIntFlag } from "./kit/flag_values.ts";
-import { RETIRABLE_PAGES, type RetirablePage, RETIRE_STATUSES } from "../sandbox/types.ts";
+import { HOST_ENV } from "../../../gateway/hosts.ts";
+import { DEFAULT_PROFILE, updateConfig } from "../../../config/store.ts";
+import { SvcError } from "../../../domain/errors.ts";
+import { ensurePrivateDir, fileError } from "../../../config/files.ts";
+import { deferInterrupts } from "../../kit/interrupt.ts";
+import { sandboxPaths } from "../../../config/paths.ts";
+import type { Runtime } from "../../runtime.ts";
+import { parseIntFlag } from "../../kit/flag_values.ts";
+import { RETIRABLE_PAGES, type RetirablePage, RETIRE_STATUSES } from "../../../sandbox/types.ts";
 
 export async function serve(rt: Runtime): Promise<void> {
   const port = rt.opts.port === undefined ? 0 : parseIntFlag("port", rt.opts.port, 0, 65535);
   const paths = sandboxPaths(rt.paths);
   await ensurePrivateDir(paths.dir);
-  const { startSandbox } = await import("../sandbox/mod.ts");
-  const { claimServeDir, hostsOf, sandboxClock } = await import("./sandbox_runtime.ts");
+  const { startSandbox } = await import("../../../sandbox/mod.ts");
+  const { claimServeDir, hostsOf, sandboxClock } = await import("../../sandbox_runtime.ts");
   // This serve's own private config, slug cache and stats dir: a second serve claims another.
   const own = await claimServeDir(paths.dir);
   let sandbox;
@@ -103,7 +103,7 @@ async function signIn(
 export async function login(rt: Runtime): Promise<void> {
   const paths = sandboxPaths(rt.paths);
   await ensurePrivateDir(paths.dir);
-  const { startSandbox } = await import("../sandbox/mod.ts");
+  const { startSandbox } = await import("../../../sandbox/mod.ts");
   const sandbox = await startSandbox({ port: 0, statePath: paths.state });
   try {
     await signIn(paths.config, rt.globals.profile, await sandbox.mintSession());
@@ -128,8 +128,8 @@ export async function reset(rt: Runtime): Promise<void> {
 async function setRetired(rt: Runtime, change: (now: Record<string, number>) => Record<string, number>) {
   const paths = sandboxPaths(rt.paths);
   await ensurePrivateDir(paths.dir);
-  const { startSandbox } = await import("../sandbox/mod.ts");
-  const { SIM_SECRET_HEADER } = await import("../sandbox/server.ts");
+  const { startSandbox } = await import("../../../sandbox/mod.ts");
+  const { SIM_SECRET_HEADER } = await import("../../../sandbox/server.ts");
   const sandbox = await startSandbox({ port: 0, statePath: paths.state });
   try {
     const res = await fetch(`${sandbox.baseUrl}/__sim/retired`, {
