@@ -155,6 +155,47 @@ export function optionKey(flag: Flag): string {
   return base.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
+// ---------------------------------------------------------------------------------------------
+// Typed options: the type of `rt.opts` from a command's spec (types only: nothing runs)
+
+/** `page-token` → `pageToken`: kebab-case to camelCase, as optionKey does. */
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
+
+/** The option key of a flag at the type level (optionKey): camelCase, without the `no-` of a negating flag. */
+export type OptionKeyOf<F extends Flag> = F extends { negates: true; name: `no-${infer Base}` }
+  ? CamelCase<Base>
+  : CamelCase<F["name"]>;
+
+/**
+ * What the parser stores for a flag: a repeatable flag its values, a value flag its text, a value that is
+ * optional (`--show-highlights[=bool]`) its text or `true` when bare, and a switch a boolean.
+ */
+export type OptionValueOf<F extends Flag> = F extends { repeatable: true } ? string[]
+  : F extends { optional: true } ? string | true
+  : F extends { value: string } ? string
+  : boolean;
+
+type OwnFlags<C> = C extends { flags: readonly Flag[] } ? C["flags"][number] : never;
+type ContextFlags<C> =
+  | (C extends { location: true } ? typeof LOCATION_FLAGS[number] : never)
+  | (C extends { auth: true } ? typeof AUTH_FLAGS[number] : never)
+  | typeof GLOBAL_FLAGS[number];
+type FlagOptions<U extends Flag> = { [F in U as OptionKeyOf<F>]?: OptionValueOf<F> };
+
+/**
+ * The options of a command given as `as const` data: its own flags, then the location, credential and
+ * global flags it takes (an own flag of the same name wins, as in flagsOf), each optional (absent when
+ * not given). `OptionsOf<typeof CART_ADD>` has `venueSlug?: string`, `option?: string[]`,
+ * `allowSubstitutions?: boolean`, `address?: string`, `json?: boolean` …; a key it lacks fails
+ * `deno check`. Without a command (`unknown`), any key (`Record<string, unknown>`); for a union of
+ * commands, the options of one of them.
+ */
+export type OptionsOf<C> = C extends { name: string }
+  ? FlagOptions<OwnFlags<C>> & Omit<FlagOptions<ContextFlags<C>>, keyof FlagOptions<OwnFlags<C>>>
+  : Record<string, unknown>;
+
 /** The declared positional arguments of a command. */
 export function argsOf(cmd: Cmd): { name: string; required: boolean }[] {
   return (cmd.args ?? "").split(/\s+/).filter(Boolean).map((a) => ({

@@ -3,6 +3,19 @@
 import { SvcError } from "../../../domain/errors.ts";
 import { parseVenueRef } from "../../../domain/refs.ts";
 import type { Runtime } from "../../runtime.ts";
+import type {
+  addresses,
+  addressWrite,
+  favorites,
+  favoriteSet,
+  orders,
+  orderShow,
+  payments,
+  PROFILE_SHOW,
+} from "./spec.ts";
+
+/** `addresses` and its subcommands (add, update, remove, use, links), as spec.ts builds them. */
+type Addresses = ReturnType<typeof addresses>;
 import { parseIntFlag, parsePaging } from "../../kit/flag_values.ts";
 import { profileSummary } from "../../../services/account/profile.ts";
 import {
@@ -61,7 +74,7 @@ function parseInclude(raw: unknown): ProfilePart[] {
   return [...new Set(parts)] as ProfilePart[];
 }
 
-export async function runProfileShow(rt: Runtime): Promise<void> {
+export async function runProfileShow(rt: Runtime<typeof PROFILE_SHOW>): Promise<void> {
   const include = parseInclude(rt.opts.include);
   await rt.requireSession();
   const data = await profileSummary(await rt.services(), include);
@@ -71,7 +84,7 @@ export async function runProfileShow(rt: Runtime): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Orders
 
-export async function runOrders(rt: Runtime): Promise<void> {
+export async function runOrders(rt: Runtime<ReturnType<typeof orders>>): Promise<void> {
   const o = rt.opts;
   const limit = o.limit === undefined ? ORDER_LIMIT_MAX : parseIntFlag("limit", o.limit, 1, ORDER_LIMIT_MAX);
   let pageToken: string | undefined;
@@ -85,7 +98,7 @@ export async function runOrders(rt: Runtime): Promise<void> {
   await rt.emit(data, ordersTable);
 }
 
-export async function runOrderShow(rt: Runtime, id: string): Promise<void> {
+export async function runOrderShow(rt: Runtime<ReturnType<typeof orderShow>>, id: string): Promise<void> {
   const purchaseId = validPurchaseId(id);
   await rt.requireSession();
   const data = await orderDetail(await rt.services(), purchaseId);
@@ -95,7 +108,7 @@ export async function runOrderShow(rt: Runtime, id: string): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Addresses
 
-export async function runAddresses(rt: Runtime): Promise<void> {
+export async function runAddresses(rt: Runtime<Addresses>): Promise<void> {
   await rt.requireSession();
   const data = await listAddresses(await rt.services(), local(rt), {
     activeOnly: rt.opts.activeOnly === true,
@@ -103,7 +116,7 @@ export async function runAddresses(rt: Runtime): Promise<void> {
   await rt.emit(data, addressesTable);
 }
 
-function addressInput(rt: Runtime) {
+function addressInput(rt: Runtime<ReturnType<typeof addressWrite>>) {
   const o = rt.opts;
   return parseAddressInput({
     address: o.address,
@@ -117,14 +130,17 @@ function addressInput(rt: Runtime) {
   });
 }
 
-export async function runAddressAdd(rt: Runtime): Promise<void> {
+export async function runAddressAdd(rt: Runtime<ReturnType<typeof addressWrite>>): Promise<void> {
   const input = addressInput(rt);
   await rt.requireSession();
   const data = await writeAddress(await rt.services(), local(rt), input);
   await rt.emit(data, writeTable);
 }
 
-export async function runAddressUpdate(rt: Runtime, rawId: string): Promise<void> {
+export async function runAddressUpdate(
+  rt: Runtime<ReturnType<typeof addressWrite>>,
+  rawId: string,
+): Promise<void> {
   const id = parseAddressId(rawId);
   const input = addressInput(rt);
   await rt.requireSession();
@@ -132,21 +148,21 @@ export async function runAddressUpdate(rt: Runtime, rawId: string): Promise<void
   await rt.emit(data, writeTable);
 }
 
-export async function runAddressRemove(rt: Runtime, rawId: string): Promise<void> {
+export async function runAddressRemove(rt: Runtime<Addresses["commands"][2]>, rawId: string): Promise<void> {
   const id = parseAddressId(rawId);
   await rt.requireSession();
   const data = await removeAddress(await rt.services(), local(rt), id);
   await rt.emit(data, record("Address removed"));
 }
 
-export async function runAddressUse(rt: Runtime, rawId: string): Promise<void> {
+export async function runAddressUse(rt: Runtime<Addresses["commands"][3]>, rawId: string): Promise<void> {
   const id = parseAddressId(rawId);
   await rt.requireSession();
   const data = await useAddress(await rt.services(), local(rt), id);
   await rt.emit(data, record("Address selected"));
 }
 
-export async function runAddressLinks(rt: Runtime, rawId?: string): Promise<void> {
+export async function runAddressLinks(rt: Runtime<Addresses["commands"][4]>, rawId?: string): Promise<void> {
   if (rawId !== undefined) parseAddressId(rawId);
   await rt.requireSession();
   const data = await addressLinks(await rt.services(), local(rt), rawId);
@@ -156,7 +172,7 @@ export async function runAddressLinks(rt: Runtime, rawId?: string): Promise<void
 // ---------------------------------------------------------------------------------------------
 // Payments
 
-export async function runPayments(rt: Runtime): Promise<void> {
+export async function runPayments(rt: Runtime<ReturnType<typeof payments>>): Promise<void> {
   const o = rt.opts;
   let label: string | undefined;
   if (o.label !== undefined) {
@@ -171,7 +187,7 @@ export async function runPayments(rt: Runtime): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Favorites
 
-export async function runFavorites(rt: Runtime): Promise<void> {
+export async function runFavorites(rt: Runtime<ReturnType<typeof favorites>>): Promise<void> {
   const paging = parsePaging(rt.opts);
   await rt.requireSession();
   const ctx = await rt.services();
@@ -180,7 +196,7 @@ export async function runFavorites(rt: Runtime): Promise<void> {
 }
 
 function runFavoriteSet(on: boolean) {
-  return async (rt: Runtime, venue: string): Promise<void> => {
+  return async (rt: Runtime<ReturnType<typeof favoriteSet>>, venue: string): Promise<void> => {
     const ref = parseVenueRef(venue);
     await rt.requireSession();
     const ctx = await rt.services();

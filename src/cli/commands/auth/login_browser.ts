@@ -17,6 +17,7 @@ import {
   formatDuration,
 } from "../../../login/flow.ts";
 import type { Runtime } from "../../runtime.ts";
+import type { LOGIN } from "./spec.ts";
 import { recordCells } from "../../../output/labels.ts";
 import { deferInterrupts } from "../../kit/interrupt.ts";
 import { parseDuration } from "../../kit/globals.ts";
@@ -85,7 +86,7 @@ function interruptSignal(): { signal: AbortSignal; dispose(): void } {
   };
 }
 
-export async function runBrowserLogin(rt: Runtime): Promise<void> {
+export async function runBrowserLogin(rt: Runtime<typeof LOGIN>): Promise<void> {
   const timeoutMs = rt.globals.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const browserUrl = reuseEndpoint(rt.opts.browserUrl, Deno.env.get("SVC_BROWSER_URL"));
   const url = await loginPage(rt);

@@ -2,12 +2,13 @@
 
 import { SvcError } from "../../../domain/errors.ts";
 import type { Runtime } from "../../runtime.ts";
+import type { CAPTURE_CHECK } from "./spec.ts";
 import type { CaptureCheck } from "../../../services/capture/check.ts";
 
 /** Findings listed in an error's details; the count and the kinds always cover all of them. */
 const MAX_LISTED = 200;
 
-export async function runCheck(rt: Runtime, dir: string): Promise<void> {
+export async function runCheck(rt: Runtime<typeof CAPTURE_CHECK>, dir: string): Promise<void> {
   const { checkCapture } = await import("../../../services/capture/check.ts");
   const report = await checkCapture(dir);
   if (report.clean) {

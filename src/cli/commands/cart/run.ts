@@ -7,11 +7,12 @@ import { clearArgs, removeArgs } from "../../../services/basket/change.ts";
 import { addRequestOf, addToCart, MAX_ADD_COUNT, parseOptionFlag } from "../../../services/basket/add.ts";
 import { basketCount, clearBaskets, removeItem } from "../../../services/basket/baskets.ts";
 import type { Runtime } from "../../runtime.ts";
+import type { CART_ADD, CART_CLEAR, CART_COUNT, CART_REMOVE, CART_SHOW } from "./spec.ts";
 import { parseIntFlag, parseMinorFlag } from "../../kit/flag_values.ts";
 import { DEFAULT_PROFILE } from "../../../config/store.ts";
 import { addedTable, cartTable, clearedTable, removedTable } from "./tables.ts";
 
-export async function runShow(rt: Runtime): Promise<void> {
+export async function runShow(rt: Runtime<typeof CART_SHOW>): Promise<void> {
   const venueId = basketVenueKey(rt.opts.venueId as string | undefined);
   await rt.requireSession();
   const ctx = await rt.services();
@@ -20,13 +21,13 @@ export async function runShow(rt: Runtime): Promise<void> {
   await rt.emit(data, (d, ui) => cartTable(d, ui, details));
 }
 
-export async function runCount(rt: Runtime): Promise<void> {
+export async function runCount(rt: Runtime<typeof CART_COUNT>): Promise<void> {
   await rt.requireSession();
   const count = await basketCount(await rt.services());
   await rt.emit({ count }, (d) => String(d.count));
 }
 
-export async function runRemove(rt: Runtime, item: string): Promise<void> {
+export async function runRemove(rt: Runtime<typeof CART_REMOVE>, item: string): Promise<void> {
   const ref = parseItemRef(item);
   const o = rt.opts;
   const { count, all, line, venueId } = removeArgs({
@@ -56,7 +57,7 @@ const shellWord = (w: string) => /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceA
  * An item that is only in another basket: the hint is this very command with that basket's
  * `--venue-id`, ready to paste (same profile, location flags, count; `--sandbox` in a sandbox run).
  */
-function otherBasketHint(rt: Runtime, e: unknown, itemId: string): unknown {
+function otherBasketHint(rt: Runtime<typeof CART_REMOVE>, e: unknown, itemId: string): unknown {
   const found = e instanceof SvcError && e.code === "SVC_ITEM_NOT_FOUND"
     ? (e.facts?.found_in as Array<{ venue_id: string }> | undefined)?.[0]
     : undefined;
@@ -82,7 +83,7 @@ function otherBasketHint(rt: Runtime, e: unknown, itemId: string): unknown {
   });
 }
 
-export async function runAdd(rt: Runtime, first: string, second?: string): Promise<void> {
+export async function runAdd(rt: Runtime<typeof CART_ADD>, first: string, second?: string): Promise<void> {
   const o = rt.opts;
   // Positionals: <venue> <item>, <item-url> (its venue read from the URL), or <venue> with --query/--cheapest.
   const positional = second !== undefined
@@ -109,7 +110,7 @@ export async function runAdd(rt: Runtime, first: string, second?: string): Promi
   await rt.emit(data, addedTable);
 }
 
-export async function runClear(rt: Runtime): Promise<void> {
+export async function runClear(rt: Runtime<typeof CART_CLEAR>): Promise<void> {
   const o = rt.opts;
   const target = clearArgs({ venueId: basketVenueKey(o.venueId as string | undefined), all: o.all === true });
   await rt.requireSession();

@@ -4,6 +4,7 @@ import { SvcError } from "../../../domain/errors.ts";
 import { basketVenueKey } from "../../../domain/refs.ts";
 import { type CheckoutPreview, checkoutPreview } from "../../../services/checkout/preview.ts";
 import type { Runtime, TableRenderer } from "../../runtime.ts";
+import type { CHECKOUT_PREVIEW } from "./spec.ts";
 import { parseMinorFlag } from "../../kit/flag_values.ts";
 import { invalidChoice } from "../../../domain/suggest.ts";
 import { DELIVERY_MODES, type DeliveryMode, TOP_LEVEL_MODES } from "../../../domain/vocab.ts";
@@ -44,7 +45,7 @@ function checkoutTable(d: CheckoutPreview, ui: Ui): string {
 }
 
 function checkoutHandler(modes: readonly DeliveryMode[]) {
-  return async (rt: Runtime): Promise<void> => {
+  return async (rt: Runtime<typeof CHECKOUT_PREVIEW>): Promise<void> => {
     const o = rt.opts;
     const mode =
       (o.deliveryMode === undefined ? "standard" : String(o.deliveryMode).toLowerCase()) as DeliveryMode;

@@ -11,6 +11,7 @@ import {
   venues,
 } from "../../../services/venues/discovery.ts";
 import type { Runtime } from "../../runtime.ts";
+import type { FEED, ITEMS, TOP, VENUES, VENUES_CATEGORIES } from "./spec.ts";
 import {
   parseChoice,
   parseIntFlag,
@@ -32,7 +33,7 @@ import {
   venueTable,
 } from "./tables.ts";
 
-export async function runFeed(rt: Runtime): Promise<void> {
+export async function runFeed(rt: Runtime<typeof FEED>): Promise<void> {
   const o = rt.opts;
   const sectionLimit = o.sectionLimit === undefined ? 0 : parseIntFlag("section-limit", o.sectionLimit, 0);
   const perSection = o.perSection === undefined ? 6 : parseIntFlag("per-section", o.perSection, 1);
@@ -43,7 +44,7 @@ export async function runFeed(rt: Runtime): Promise<void> {
   await rt.emit(data, (d, ui) => feedTable(d, ui, { summary: !!o.summary, perSection, highlights }));
 }
 
-export async function runTop(rt: Runtime, n?: string): Promise<void> {
+export async function runTop(rt: Runtime<typeof TOP>, n?: string): Promise<void> {
   const o = rt.opts;
   const count = n === undefined ? 10 : Number(n.trim());
   if (n !== undefined && (!/^\d+$/.test(n.trim()) || !Number.isSafeInteger(count) || count < 1)) {
@@ -68,7 +69,7 @@ export async function runTop(rt: Runtime, n?: string): Promise<void> {
   );
 }
 
-export async function runVenues(rt: Runtime): Promise<void> {
+export async function runVenues(rt: Runtime<typeof VENUES>): Promise<void> {
   const o = rt.opts;
   const sortKey = o.sort === undefined ? "recommended" : String(o.sort).toLowerCase();
   const sort = SORT_KEYS[sortKey];
@@ -101,7 +102,7 @@ export async function runVenues(rt: Runtime): Promise<void> {
   );
 }
 
-export async function runCategories(rt: Runtime): Promise<void> {
+export async function runCategories(rt: Runtime<typeof VENUES_CATEGORIES>): Promise<void> {
   const paging = parsePaging(rt.opts);
   const ctx = await rt.services();
   const data = await venueCategories(ctx, await rt.resolveLocation(ctx), paging);
@@ -121,7 +122,7 @@ export async function runCategories(rt: Runtime): Promise<void> {
 /** Rows per venue in the items table (spec §4.5); `--per-venue` shows more. */
 const ITEMS_PER_VENUE = 3;
 
-export async function runItems(rt: Runtime): Promise<void> {
+export async function runItems(rt: Runtime<typeof ITEMS>): Promise<void> {
   const o = rt.opts;
   const query = requireText("query", o.query);
   const limit = o.limit === undefined ? 20 : parseIntFlag("limit", o.limit, 1, ITEM_SEARCH_CAP);

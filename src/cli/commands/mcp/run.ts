@@ -6,8 +6,9 @@
 import { SvcError } from "../../../domain/errors.ts";
 import { MCP_CALL_DEADLINE_MS, type NetworkLimits, networkLimitsFromEnv } from "../../../gateway/limits.ts";
 import type { Runtime } from "../../runtime.ts";
+import type { MCP, MCP_TOOLS } from "./spec.ts";
 
-async function selection(rt: Runtime) {
+async function selection(rt: Runtime<typeof MCP_TOOLS>) {
   const { parseToolsets } = await import("../../../mcp/inventory.ts");
   return { toolsets: parseToolsets(rt.opts.toolsets), readOnly: rt.opts.readOnly === true };
 }
@@ -21,7 +22,7 @@ function callLimits(limits: NetworkLimits, given?: number): NetworkLimits {
   return limits.deadlineSet ? limits : { ...limits, deadlineMs: MCP_CALL_DEADLINE_MS };
 }
 
-export async function runServe(rt: Runtime): Promise<void> {
+export async function runServe(rt: Runtime<typeof MCP>): Promise<void> {
   const started = performance.now();
   const { parseBind } = rt.opts.http === undefined
     ? { parseBind: undefined }
@@ -68,7 +69,7 @@ export async function runServe(rt: Runtime): Promise<void> {
   Deno.exitCode = await serveStdio(settings, served, marks);
 }
 
-export async function runTools(rt: Runtime): Promise<void> {
+export async function runTools(rt: Runtime<typeof MCP_TOOLS>): Promise<void> {
   // The live catalogue, built from the tools' schemas (what the generated one is checked against).
   const { selectTools } = await import("../../../mcp/inventory.ts");
   const tools = await selectTools(await selection(rt));

@@ -6,10 +6,11 @@ import { EXIT, SvcError } from "../../../domain/errors.ts";
 import { writeStdout } from "../../../output/stdout.ts";
 import { claimOutput } from "../../kit/interrupt.ts";
 import type { Runtime, TableRenderer } from "../../runtime.ts";
+import type { COMPLETIONS, DOCTOR, VERSION as VERSION_CMD } from "./spec.ts";
 import type { DoctorReport } from "../../../app/doctor.ts";
 import { scopeCommands } from "../../../output/hints.ts";
 
-export async function runCompletions(rt: Runtime, shell: string): Promise<void> {
+export async function runCompletions(rt: Runtime<typeof COMPLETIONS>, shell: string): Promise<void> {
   const [{ completionScript, SHELLS }, { ROOT }] = await Promise.all([
     import("../../kit/completions.ts"),
     import("../tree.ts"),
@@ -39,7 +40,7 @@ export interface VersionInfo {
   build_date: string | null;
 }
 
-export async function runVersion(rt: Runtime): Promise<void> {
+export async function runVersion(rt: Runtime<typeof VERSION_CMD>): Promise<void> {
   const built = Deno.env.get("SVC_BUILD_DATE");
   const data: VersionInfo = {
     version: VERSION,
@@ -64,7 +65,7 @@ export async function runVersion(rt: Runtime): Promise<void> {
     ));
 }
 
-export async function runDoctor(rt: Runtime): Promise<void> {
+export async function runDoctor(rt: Runtime<typeof DOCTOR>): Promise<void> {
   if (rt.opts.upstream === true) return await runUpstreamDoctor(rt);
   if (rt.opts.venue !== undefined) {
     throw new SvcError("SVC_USAGE", "--venue goes with --upstream (the venue whose pages are probed)");
@@ -87,7 +88,7 @@ export async function runDoctor(rt: Runtime): Promise<void> {
       warn: () => {},
     });
   }
-  const flagged = ["wtoken", "wrtoken", "cookie"].some((k) => rt.opts[k] !== undefined);
+  const flagged = (["wtoken", "wrtoken", "cookie"] as const).some((k) => rt.opts[k] !== undefined);
   const fromEnv = !flagged && !!(Deno.env.get("SVC_WTOKEN")?.trim() || Deno.env.get("SVC_WRTOKEN")?.trim());
   const gw = new Gateway({
     hosts: rt.upstreamHosts(),
@@ -135,7 +136,7 @@ function launchedByLauncher(): boolean {
 }
 
 /** `svc doctor --upstream`: the marketplace pages svc reads, probed for one venue near the location. */
-async function runUpstreamDoctor(rt: Runtime): Promise<void> {
+async function runUpstreamDoctor(rt: Runtime<typeof DOCTOR>): Promise<void> {
   const venue = rt.opts.venue === undefined ? undefined : String(rt.opts.venue).trim().toLowerCase();
   if (venue !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(venue)) {
     throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --venue "${rt.opts.venue}": give a venue slug`);

@@ -8,10 +8,11 @@ import { ensurePrivateDir, fileError } from "../../../config/files.ts";
 import { deferInterrupts } from "../../kit/interrupt.ts";
 import { sandboxPaths } from "../../../config/paths.ts";
 import type { Runtime } from "../../runtime.ts";
+import type { SANDBOX_LOGIN, SANDBOX_RESET, SANDBOX_RESTORE, SANDBOX_RETIRE, SANDBOX_SERVE } from "./spec.ts";
 import { parseIntFlag } from "../../kit/flag_values.ts";
 import { RETIRABLE_PAGES, type RetirablePage, RETIRE_STATUSES } from "../../../sandbox/types.ts";
 
-export async function serve(rt: Runtime): Promise<void> {
+export async function serve(rt: Runtime<typeof SANDBOX_SERVE>): Promise<void> {
   const port = rt.opts.port === undefined ? 0 : parseIntFlag("port", rt.opts.port, 0, 65535);
   const paths = sandboxPaths(rt.paths);
   await ensurePrivateDir(paths.dir);
@@ -100,7 +101,7 @@ async function signIn(
   });
 }
 
-export async function login(rt: Runtime): Promise<void> {
+export async function login(rt: Runtime<typeof SANDBOX_LOGIN>): Promise<void> {
   const paths = sandboxPaths(rt.paths);
   await ensurePrivateDir(paths.dir);
   const { startSandbox } = await import("../../../sandbox/mod.ts");
@@ -116,7 +117,7 @@ export async function login(rt: Runtime): Promise<void> {
   );
 }
 
-export async function reset(rt: Runtime): Promise<void> {
+export async function reset(rt: Runtime<typeof SANDBOX_RESET>): Promise<void> {
   const paths = sandboxPaths(rt.paths);
   await Deno.remove(paths.dir, { recursive: true }).catch((e) => {
     if (!(e instanceof Deno.errors.NotFound)) throw fileError("remove", paths.dir, e);
@@ -167,7 +168,7 @@ function emitRetired(rt: Runtime, retired: Record<string, number>) {
   );
 }
 
-export async function retire(rt: Runtime, raw: string): Promise<void> {
+export async function retire(rt: Runtime<typeof SANDBOX_RETIRE>, raw: string): Promise<void> {
   const page = pageOf(raw);
   const status = rt.opts.status === undefined ? 404 : Number(rt.opts.status);
   if (!(RETIRE_STATUSES as readonly number[]).includes(status)) {
@@ -179,7 +180,7 @@ export async function retire(rt: Runtime, raw: string): Promise<void> {
   await emitRetired(rt, await setRetired(rt, (now) => ({ ...now, [page]: status })));
 }
 
-export async function restore(rt: Runtime, raw?: string): Promise<void> {
+export async function restore(rt: Runtime<typeof SANDBOX_RESTORE>, raw?: string): Promise<void> {
   const page = raw === undefined ? undefined : pageOf(raw);
   await emitRetired(
     rt,

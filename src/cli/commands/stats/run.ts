@@ -7,6 +7,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { SvcError } from "../../../domain/errors.ts";
 import type { Runtime } from "../../runtime.ts";
+import type { STATS, STATS_SUMMARY, STATS_SYNC } from "./spec.ts";
 import { parseIntFlag } from "../../kit/flag_values.ts";
 import { beforeInterruptExit } from "../../kit/interrupt.ts";
 import type { SyncResult } from "../../../stats/sync.ts";
@@ -15,7 +16,7 @@ import { tableTime } from "../../../output/format.ts";
 import { historyDbPath } from "../../../config/paths.ts";
 
 /** --stats-dir, else the sandbox's own dir under --sandbox, else SVC_STATS_DIR, else ~/.svc/stats. */
-function statsDir(rt: Runtime): string {
+function statsDir(rt: Runtime<typeof STATS_SYNC | typeof STATS_SUMMARY>): string {
   const flag = typeof rt.opts.statsDir === "string" ? rt.opts.statsDir.trim() : "";
   if (flag) return isAbsolute(flag) ? flag : resolve(flag);
   if (!rt.paths.stats) {
@@ -107,7 +108,7 @@ function syncRows(s: SyncResult | { performed: false }): Record<string, string |
   };
 }
 
-export async function dashboard(rt: Runtime): Promise<void> {
+export async function dashboard(rt: Runtime<typeof STATS>): Promise<void> {
   rt.openEnded = true; // a long history sync, then a server: no whole-command deadline
   const noSync = rt.opts.sync === false;
   const port = rt.opts.port === undefined ? 5173 : parseIntFlag("port", rt.opts.port, 1, 65535);
@@ -208,7 +209,7 @@ export async function dashboard(rt: Runtime): Promise<void> {
   }
 }
 
-export async function syncOnly(rt: Runtime): Promise<void> {
+export async function syncOnly(rt: Runtime<typeof STATS_SYNC>): Promise<void> {
   rt.openEnded = true; // a long history sync: no whole-command deadline
   await rt.requireSession();
   const dir = statsDir(rt);
@@ -238,7 +239,7 @@ export async function syncOnly(rt: Runtime): Promise<void> {
   }
 }
 
-export async function summaryCmd(rt: Runtime): Promise<void> {
+export async function summaryCmd(rt: Runtime<typeof STATS_SUMMARY>): Promise<void> {
   const { localSummary, summaryFilters } = await import("../../../stats/summary.ts");
   const filters = summaryFilters({ from: rt.opts.from, to: rt.opts.to, currency: rt.opts.currency });
   const dir = statsDir(rt);

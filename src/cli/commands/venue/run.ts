@@ -8,6 +8,7 @@ import { parseMinorFlag, parsePaging } from "../../kit/flag_values.ts";
 import { menuRequest } from "../../../services/menu/request.ts";
 import type { ServiceContext } from "../../../services/context.ts";
 import type { Runtime } from "../../runtime.ts";
+import type { VENUE, VENUE_CATEGORIES, VENUE_HOURS, VENUE_ITEM, VENUE_MENU } from "./spec.ts";
 import { renderCategories, renderDetails, renderHours, renderItem, renderMenu } from "./tables.ts";
 import { invalidChoice } from "../../../domain/suggest.ts";
 import { DETAIL_SECTIONS, type DetailSection } from "../../../domain/vocab.ts";
@@ -95,7 +96,7 @@ async function context(
   return { ctx, location: () => loc ??= rt.resolveLocation(ctx) };
 }
 
-export async function runDetails(rt: Runtime, venueArg: string): Promise<void> {
+export async function runDetails(rt: Runtime<typeof VENUE>, venueArg: string): Promise<void> {
   const include = parseInclude(rt.opts.include);
   const ref = parseVenueRef(venueArg);
   const { venueDetails } = await import("../../../services/venues/details.ts");
@@ -103,7 +104,7 @@ export async function runDetails(rt: Runtime, venueArg: string): Promise<void> {
   await rt.emit(await venueDetails(ctx, ref, include, location), renderDetails);
 }
 
-export async function runMenu(rt: Runtime, venueArg: string): Promise<void> {
+export async function runMenu(rt: Runtime<typeof VENUE_MENU>, venueArg: string): Promise<void> {
   const req = parseMenuRequest(rt.opts);
   const ref = parseVenueRef(venueArg);
   const { venueMenu } = await import("../../../services/menu/menu.ts");
@@ -111,7 +112,7 @@ export async function runMenu(rt: Runtime, venueArg: string): Promise<void> {
   await rt.emit(await venueMenu(ctx, ref, req, location), renderMenu);
 }
 
-export async function runCategories(rt: Runtime, venueArg: string): Promise<void> {
+export async function runCategories(rt: Runtime<typeof VENUE_CATEGORIES>, venueArg: string): Promise<void> {
   const paging = parsePaging(rt.opts);
   const ref = parseVenueRef(venueArg);
   const { venueCategories } = await import("../../../services/venues/details.ts");
@@ -119,7 +120,7 @@ export async function runCategories(rt: Runtime, venueArg: string): Promise<void
   await rt.emit(await venueCategories(ctx, ref, paging, location), renderCategories);
 }
 
-export async function runHours(rt: Runtime, venueArg: string): Promise<void> {
+export async function runHours(rt: Runtime<typeof VENUE_HOURS>, venueArg: string): Promise<void> {
   const label = parseTimezone(rt.opts.timezone);
   const ref = parseVenueRef(venueArg);
   const { venueHours } = await import("../../../services/venues/details.ts");
@@ -127,7 +128,7 @@ export async function runHours(rt: Runtime, venueArg: string): Promise<void> {
   await rt.emit(await venueHours(ctx, ref, label, location), renderHours);
 }
 
-export async function runItem(rt: Runtime, first: string, second?: string): Promise<void> {
+export async function runItem(rt: Runtime<typeof VENUE_ITEM>, first: string, second?: string): Promise<void> {
   const { venue, item, warning } = second === undefined
     ? venueItemRefs(undefined, first)
     : venueItemRefs(first, second);
