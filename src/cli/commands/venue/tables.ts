@@ -79,7 +79,7 @@ function pagingNote(
 
 const join = (parts: (string | null | undefined)[]) => parts.filter((p) => !!p).join("\n\n");
 
-/** The table of `venue details`. */
+/** The table of `venue <venue>` (the details). */
 export const renderDetails: TableRenderer<VenueDetails> = (d, { style, table }) => {
   const record: Record<string, string | number | boolean | null> = {
     Venue: d.name,
