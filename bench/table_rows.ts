@@ -7,7 +7,7 @@
  * "none" loads and builds the data but prints nothing: the baseline the per-row cost is measured from.
  */
 
-import { renderMenu } from "../src/cli/venue.ts";
+import { renderMenu } from "../src/cli/commands/venue/tables.ts";
 import type { VenueMenu } from "../src/services/menu/menu.ts";
 import { makeMeta } from "../src/output/envelope.ts";
 import { sanitizeDeep } from "../src/output/sanitize.ts";

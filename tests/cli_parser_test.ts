@@ -4,10 +4,10 @@
  */
 
 import assert from "node:assert/strict";
-import { ROOT } from "../src/cli/commands.ts";
-import { renderHelp } from "../src/cli/help.ts";
-import { parseArgv, type Parsed } from "../src/cli/parse.ts";
-import { type Cmd, flagsOf } from "../src/cli/spec.ts";
+import { ROOT } from "../src/cli/commands/tree.ts";
+import { renderHelp } from "../src/cli/kit/help.ts";
+import { parseArgv, type Parsed } from "../src/cli/kit/parse.ts";
+import { type Cmd, flagsOf } from "../src/cli/kit/spec.ts";
 
 function run(argv: string[]): Extract<Parsed, { kind: "run" }> {
   const p = parseArgv(ROOT, argv);
@@ -40,7 +40,7 @@ Deno.test("every runnable command names a handler its module exports; groups hav
       continue;
     }
     const [module, fn] = cmd.run;
-    if (!modules.has(module)) modules.set(module, await import(`../src/cli/${module}.ts`));
+    if (!modules.has(module)) modules.set(module, await import(`../src/cli/commands/${module}/run.ts`));
     assert.equal(typeof modules.get(module)![fn], "function", `${where}: ${module}.${fn} is exported`);
   }
   assert.ok(modules.size >= 8);

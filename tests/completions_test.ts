@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { SORT_KEYS } from "../src/services/venues/search.ts";
 import * as vocab from "../src/domain/vocab.ts";
-import { ROOT } from "../src/cli/commands.ts";
-import { type Cmd, flagsOf } from "../src/cli/spec.ts";
+import { ROOT } from "../src/cli/commands/tree.ts";
+import { type Cmd, flagsOf } from "../src/cli/kit/spec.ts";
 import { withEnv } from "./helpers.ts";
 
 async function script(shell: string): Promise<string> {

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parseTimeout, reuseEndpoint } from "../src/cli/login_browser.ts";
+import { parseTimeout, reuseEndpoint } from "../src/cli/commands/auth/login_browser.ts";
 import { SvcError } from "../src/domain/errors.ts";
 import {
   devtoolsUrlFromStderr,
@@ -246,10 +246,11 @@ Deno.test("src/login/* is loaded lazily: only the login action imports it", asyn
     >;
   };
   const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
-  const isLogin = (s: string) => s.includes("/src/login/") || s.endsWith("/src/cli/login_browser.ts");
+  const isLogin = (s: string) =>
+    s.includes("/src/login/") || s.endsWith("/src/cli/commands/auth/login_browser.ts");
   // What `svc login` evaluates up front: the parser (app.ts), the runtime and the auth handlers.
   const staticGraph = new Set<string>();
-  const entry = ["/src/cli/app.ts", "/src/cli/runtime.ts", "/src/cli/auth.ts"];
+  const entry = ["/src/cli/app.ts", "/src/cli/runtime.ts", "/src/cli/commands/auth/run.ts"];
   const stack = info.modules.map((m) => m.specifier).filter((s) => entry.some((e) => s.endsWith(e)));
   assert.equal(stack.length, entry.length, "the entry modules are in the graph");
   while (stack.length) {

@@ -9,8 +9,8 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ROOT as TREE } from "../src/cli/commands.ts";
-import { parseArgv } from "../src/cli/parse.ts";
+import { ROOT as TREE } from "../src/cli/commands/tree.ts";
+import { parseArgv } from "../src/cli/kit/parse.ts";
 import { baseEnv, ROOT } from "./helpers.ts";
 import { denoDir } from "./support/deno_env.ts";
 

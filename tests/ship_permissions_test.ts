@@ -214,7 +214,7 @@ Deno.test("--allow-env lists every variable svc reads (each Deno.env.get in src/
   assert.deepEqual(dynamic.sort(), [
     "src/app/doctor.ts: k",
     "src/auth/session.ts: n",
-    "src/cli/login_browser.ts: k",
+    "src/cli/commands/auth/login_browser.ts: k",
     "src/cli/runtime.ts: n",
     "src/gateway/hosts.ts: env",
     "src/gateway/limits.ts: n",

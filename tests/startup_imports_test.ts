@@ -23,15 +23,16 @@ interface Info {
 const EVERY_COMMAND = [
   "main.ts",
   "src/cli/app.ts",
-  "src/cli/options.ts",
-  "src/cli/help.ts",
+  "src/cli/kit/globals.ts",
+  "src/cli/kit/help.ts",
   "src/cli/runtime.ts",
-  "src/cli/account.ts",
-  "src/cli/auth.ts",
-  "src/cli/cart.ts",
-  "src/cli/discovery.ts",
-  "src/cli/venue.ts",
-  "src/cli/meta.ts",
+  "src/cli/commands/account/run.ts",
+  "src/cli/commands/auth/run.ts",
+  "src/cli/commands/cart/run.ts",
+  "src/cli/commands/checkout/run.ts",
+  "src/cli/commands/discovery/run.ts",
+  "src/cli/commands/venue/run.ts",
+  "src/cli/commands/meta/run.ts",
   "src/config/slug_cache.ts",
   "src/services/location/resolve.ts",
 ];
@@ -80,7 +81,7 @@ Deno.test("a run that makes no call does not load the HTTP client (svc status wi
     "main.ts",
     "src/cli/app.ts",
     "src/cli/runtime.ts",
-    "src/cli/auth.ts",
+    "src/cli/commands/auth/run.ts",
   ]);
   assert.ok(seen.has(href("src/services/account/status.ts")), "the walk reached the status service");
   assert.ok(

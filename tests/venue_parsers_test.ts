@@ -17,13 +17,13 @@ import {
 import { hhmm, parseHours, timeValueSeconds } from "../src/services/venues/hours.ts";
 import type { VenueStatic } from "../src/services/venues/lookup.ts";
 import {
-  optionRule,
   parseInclude,
   parseItemArgs,
   parseMenuRequest,
   parseTimezone,
-} from "../src/cli/venue.ts";
-import { parsePaging } from "../src/cli/paging.ts";
+} from "../src/cli/commands/venue/run.ts";
+import { optionRule } from "../src/cli/commands/venue/tables.ts";
+import { parsePaging } from "../src/cli/kit/flag_values.ts";
 import type { ResolvedLocation } from "../src/services/location/resolve.ts";
 
 function sink() {

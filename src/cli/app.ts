@@ -1,5 +1,5 @@
 /**
- * Runs svc: parses argv against the command tree (commands.ts, data only), prints help or a usage
+ * Runs svc: parses argv against the command tree (commands/tree.ts, data only), prints help or a usage
  * error, or loads the one handler module the command needs and runs it. Nothing of the other
  * commands is evaluated.
  */
@@ -7,11 +7,11 @@
 import { SvcError } from "../domain/errors.ts";
 import { VERSION } from "../version.ts";
 import { writeStdout } from "../output/stdout.ts";
-import { ROOT } from "./commands.ts";
-import { installInterruptHandler, interruptSettled } from "./interrupt.ts";
-import { parseArgv } from "./parse.ts";
-import { renderError } from "./render.ts";
-import type { Cmd, HandlerModule } from "./spec.ts";
+import { ROOT } from "./commands/tree.ts";
+import { installInterruptHandler, interruptSettled } from "./kit/interrupt.ts";
+import { parseArgv } from "./kit/parse.ts";
+import { renderError } from "./kit/render.ts";
+import type { Cmd, HandlerModule } from "./kit/spec.ts";
 
 export { ROOT };
 
@@ -23,7 +23,7 @@ export async function run(argv: string[]): Promise<number> {
 
 /** The view errors are rendered with before the runtime exists (from the flags as far as they parse). */
 async function earlyView(argv: string[], opts: Record<string, unknown>) {
-  const { lenientGlobals, sniffFormat } = await import("./options.ts");
+  const { lenientGlobals, sniffFormat } = await import("./kit/globals.ts");
   const lenient = lenientGlobals(opts);
   return { ...lenient, format: opts.format || opts.json ? lenient.format : sniffFormat(argv), warnings: [] };
 }
@@ -36,7 +36,7 @@ async function runCommand(argv: string[]): Promise<number> {
         writeStdout(VERSION + "\n");
         return 0;
       case "help": {
-        const text = (await import("./help.ts")).renderHelp(parsed.path);
+        const text = (await import("./kit/help.ts")).renderHelp(parsed.path);
         if (parsed.toStderr) {
           // A group called without its subcommand: the help is the usage error.
           console.error(text.trimEnd());
@@ -82,26 +82,27 @@ async function runCommand(argv: string[]): Promise<number> {
 }
 
 /**
- * Handler modules by name. The specifiers are literal so they need no read permission of their own
+ * Handler modules by group name. The specifiers are literal so they need no read permission of their own
  * (svc runs with --allow-read limited to its config directory); each loads only when called.
  */
 const MODULES: Record<HandlerModule, () => Promise<unknown>> = {
-  account: () => import("./account.ts"),
-  auth: () => import("./auth.ts"),
-  cart: () => import("./cart.ts"),
-  discovery: () => import("./discovery.ts"),
-  venue: () => import("./venue.ts"),
-  stats: () => import("./stats.ts"),
-  sandbox: () => import("./sandbox.ts"),
-  mcp: () => import("./mcp.ts"),
-  meta: () => import("./meta.ts"),
-  capture: () => import("./capture.ts"),
+  account: () => import("./commands/account/run.ts"),
+  auth: () => import("./commands/auth/run.ts"),
+  cart: () => import("./commands/cart/run.ts"),
+  checkout: () => import("./commands/checkout/run.ts"),
+  discovery: () => import("./commands/discovery/run.ts"),
+  venue: () => import("./commands/venue/run.ts"),
+  stats: () => import("./commands/stats/run.ts"),
+  sandbox: () => import("./commands/sandbox/run.ts"),
+  mcp: () => import("./commands/mcp/run.ts"),
+  meta: () => import("./commands/meta/run.ts"),
+  capture: () => import("./commands/capture/run.ts"),
 };
 
 // deno-lint-ignore no-explicit-any
 type AnyHandler = (...args: any[]) => Promise<void>;
 
-/** The command's handler, from its module under src/cli/ (loaded now, and only this one). */
+/** The command's handler, from its group's `commands/<group>/run.ts` (loaded now, and only this one). */
 async function loadHandler(cmd: Cmd): Promise<AnyHandler> {
   const [module, name] = cmd.run!;
   const mod = await MODULES[module]() as Record<string, unknown>;

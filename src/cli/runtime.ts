@@ -27,11 +27,12 @@ import {
   type LocationOverride,
   parseGlobals,
   parseLocation,
-} from "./options.ts";
-import { claimOutput, setInterruptView } from "./interrupt.ts";
+} from "./kit/globals.ts";
+import { claimOutput, setInterruptView } from "./kit/interrupt.ts";
+import type { OptionsOf } from "./kit/spec.ts";
 import { type RunScope, scopeCommands, svcCommand } from "../output/hints.ts";
 import { writeStderrLine, writeStdout } from "../output/stdout.ts";
-import { renderError, writeEnvelope } from "./render.ts";
+import { renderError, writeEnvelope } from "./kit/render.ts";
 import { privacyWarnings } from "../config/privacy.ts";
 import type { ServiceContext, WarningKind } from "../services/context.ts";
 import type { ResolvedLocation } from "../services/location/resolve.ts";
@@ -50,9 +51,13 @@ interface SandboxHandle {
   close(): Promise<void>;
 }
 
-export class Runtime {
+/**
+ * One run of a command. `C` is the command's spec (`Runtime<typeof CART_ADD>`): it types `opts`, the
+ * options as parsed (see OptionsOf in kit/spec.ts); without it `opts` is untyped.
+ */
+export class Runtime<C = unknown> {
   readonly globals: GlobalOptions;
-  readonly opts: Record<string, unknown>;
+  readonly opts: OptionsOf<C>;
   readonly warnings: string[] = [];
   /** Warnings the result's table says itself (kind "in_table"): in JSON/YAML only. */
   private readonly inTable = new Set<string>();
@@ -78,7 +83,7 @@ export class Runtime {
 
   private constructor(globals: GlobalOptions, opts: Record<string, unknown>, paths: Paths) {
     this.globals = globals;
-    this.opts = opts;
+    this.opts = opts as OptionsOf<C>;
     this.paths = paths;
     // An interrupt after a change was sent says its outcome is unknown, like any other failure.
     setInterruptView({ ...globals, warnings: this.warnings, inDoubt: (e) => this.gateway?.inDoubt(e) ?? e });
@@ -216,10 +221,11 @@ export class Runtime {
 
   /** The credential flags as given (also when invalid: their values must still be redacted). */
   private rawCredentialFlags(): CredentialFlags {
+    const given = this.opts as Record<string, unknown>; // any command's (own credential flags or auth's)
     return {
-      wtoken: typeof this.opts.wtoken === "string" ? this.opts.wtoken : undefined,
-      wrtoken: typeof this.opts.wrtoken === "string" ? this.opts.wrtoken : undefined,
-      cookies: Array.isArray(this.opts.cookie) ? this.opts.cookie as string[] : undefined,
+      wtoken: typeof given.wtoken === "string" ? given.wtoken : undefined,
+      wrtoken: typeof given.wrtoken === "string" ? given.wrtoken : undefined,
+      cookies: Array.isArray(given.cookie) ? given.cookie as string[] : undefined,
     };
   }
 

@@ -8,7 +8,7 @@ import { SvcError } from "../domain/errors.ts";
 import type { Hosts } from "../gateway/hosts.ts";
 import { startSandbox, toInstant, withLockFile } from "../sandbox/mod.ts";
 import { setMutationLock } from "../services/basket/lock.ts";
-import { beforeInterruptExit } from "./interrupt.ts";
+import { beforeInterruptExit } from "./kit/interrupt.ts";
 
 export interface OpenSandbox {
   hosts: Hosts;

@@ -1,11 +1,22 @@
-/** Shared parsing of paging and small enum flags (validated before any upstream call). */
+/**
+ * Parsers of command flags' values, validated before any upstream call: whole numbers and amounts in
+ * minor units, decimals, choices, required text, `--show-highlights`, and paging (`--limit`, `--offset`,
+ * `--page`).
+ */
 
-import { SvcError } from "../domain/errors.ts";
-import type { Paging } from "../services/paging.ts";
-import { parseDecimal } from "../domain/numbers.ts";
-import { parseIntFlag } from "./options.ts";
+import { SvcError } from "../../domain/errors.ts";
+import type { Paging } from "../../services/paging.ts";
+import { parseDecimal, parseInteger, parseMinor } from "../../domain/numbers.ts";
 import { boolWord } from "./parse.ts";
-import { invalidChoice } from "../domain/suggest.ts";
+import { invalidChoice } from "../../domain/suggest.ts";
+
+/** An amount in minor currency units (spec §2.13): a whole number ≥ 0, explained in the error. */
+export const parseMinorFlag = parseMinor;
+
+/** A whole number from `min` to `max`; the error names the flag. */
+export function parseIntFlag(name: string, raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  return parseInteger(name, raw, min, max);
+}
 
 /** Rows per page when --page is given without --limit (and the command has no default of its own). */
 export const DEFAULT_PAGE_SIZE = 20;

@@ -4,22 +4,23 @@
  */
 
 import { join } from "node:path";
-import { SvcError } from "../domain/errors.ts";
-import { loginWithTokens } from "../auth/profile_store.ts";
-import { decodeJwt } from "../auth/tokens.ts";
-import { isFileSync } from "../login/browser.ts";
-import { sessionFromCookies } from "../login/cookies.ts";
+import { SvcError } from "../../../domain/errors.ts";
+import { loginWithTokens } from "../../../auth/profile_store.ts";
+import { decodeJwt } from "../../../auth/tokens.ts";
+import { isFileSync } from "../../../login/browser.ts";
+import { sessionFromCookies } from "../../../login/cookies.ts";
 import {
   browserLogin,
   DEFAULT_BROWSER_URL,
   DEFAULT_LOGIN_URL,
   DEFAULT_TIMEOUT_MS,
   formatDuration,
-} from "../login/flow.ts";
-import type { Runtime } from "./runtime.ts";
-import { recordCells } from "../output/labels.ts";
-import { deferInterrupts } from "./interrupt.ts";
-import { parseDuration } from "./options.ts";
+} from "../../../login/flow.ts";
+import type { Runtime } from "../../runtime.ts";
+import type { LOGIN } from "./spec.ts";
+import { recordCells } from "../../../output/labels.ts";
+import { deferInterrupts } from "../../kit/interrupt.ts";
+import { parseDuration } from "../../kit/globals.ts";
 
 /** `--timeout` of the browser login: "2m", "90s", "1m30s", "1500ms", or plain seconds; 1s to 1h (default 2m). */
 export function parseTimeout(raw: unknown): number {
@@ -85,7 +86,7 @@ function interruptSignal(): { signal: AbortSignal; dispose(): void } {
   };
 }
 
-export async function runBrowserLogin(rt: Runtime): Promise<void> {
+export async function runBrowserLogin(rt: Runtime<typeof LOGIN>): Promise<void> {
   const timeoutMs = rt.globals.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const browserUrl = reuseEndpoint(rt.opts.browserUrl, Deno.env.get("SVC_BROWSER_URL"));
   const url = await loginPage(rt);

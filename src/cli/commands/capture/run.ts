@@ -1,14 +1,15 @@
 /** `svc capture check <dir>`: is a capture safe to attach to a bug report? (local only, no upstream call) */
 
-import { SvcError } from "../domain/errors.ts";
-import type { Runtime } from "./runtime.ts";
-import type { CaptureCheck } from "../services/capture/check.ts";
+import { SvcError } from "../../../domain/errors.ts";
+import type { Runtime } from "../../runtime.ts";
+import type { CAPTURE_CHECK } from "./spec.ts";
+import type { CaptureCheck } from "../../../services/capture/check.ts";
 
 /** Findings listed in an error's details; the count and the kinds always cover all of them. */
 const MAX_LISTED = 200;
 
-export async function runCheck(rt: Runtime, dir: string): Promise<void> {
-  const { checkCapture } = await import("../services/capture/check.ts");
+export async function runCheck(rt: Runtime<typeof CAPTURE_CHECK>, dir: string): Promise<void> {
+  const { checkCapture } = await import("../../../services/capture/check.ts");
   const report = await checkCapture(dir);
   if (report.clean) {
     await rt.emit(report, (d) =>

@@ -1,150 +1,14 @@
-/** Venue commands: details, menu, categories, hours, item. */
+/** The tables of the venue commands (for people; JSON/YAML keep everything). */
 
-import { SvcError } from "../domain/errors.ts";
-import type { Money } from "../domain/money.ts";
-import { type ItemRef, parseVenueRef, venueItemRefs, type VenueRef } from "../domain/refs.ts";
-import type { MenuRequest, VenueMenu } from "../services/menu/menu.ts";
-import type { VenueItemDetail } from "../services/menu/item.ts";
-import type { MenuItem, OptionGroup } from "../services/menu/items.ts";
-import type { VenueCategories, VenueDetails, VenueHours } from "../services/venues/details.ts";
-import type { ResolvedLocation } from "../services/location/resolve.ts";
-import { parsePaging } from "./paging.ts";
-import { menuRequest } from "../services/menu/request.ts";
-import { paginate } from "../services/paging.ts";
-import type { ServiceContext } from "../services/context.ts";
-import { parseMinorFlag } from "./options.ts";
-import type { Runtime, TableRenderer } from "./runtime.ts";
-import type { Column } from "../output/table.ts";
-import { invalidChoice } from "../domain/suggest.ts";
-import { DETAIL_SECTIONS, type DetailSection, WEEKDAYS } from "../domain/vocab.ts";
-
-const invalid = (message: string) => new SvcError("SVC_INVALID_ARGUMENT", message);
-
-// ---------------------------------------------------------------------------------------------
-// Flag validation (before any upstream call)
-
-export function parseInclude(raw: unknown): DetailSection[] {
-  if (raw === undefined) return [];
-  const parts = String(raw).split(",").map((p) => p.trim().toLowerCase()).filter(Boolean);
-  if (!parts.length) throw invalid(`--include needs one or more of: ${DETAIL_SECTIONS.join(",")}`);
-  const out: DetailSection[] = [];
-  for (const p of parts) {
-    if (!(DETAIL_SECTIONS as readonly string[]).includes(p)) {
-      throw invalidChoice("--include section", p, DETAIL_SECTIONS, {
-        verb: "unknown",
-        // The menu, categories and items are commands of their own, not sections of the details.
-        hint: ["menu", "categories", "items", "item"].includes(p)
-          ? `the ${p === "items" || p === "item" ? "menu" : p} has its own command: \`svc venue ${
-            p === "categories" ? "categories" : "menu"
-          } <venue>\``
-          : undefined,
-      });
-    }
-    if (!out.includes(p as DetailSection)) out.push(p as DetailSection);
-  }
-  return out;
-}
-
-function text(name: string, raw: unknown): string | undefined {
-  if (raw === undefined) return undefined;
-  const t = String(raw).trim();
-  if (!t) throw invalid(`--${name} must not be empty`);
-  return t;
-}
-
-/** `venue menu` flags: paging and amounts parsed here; the request rules live in services/menu/request.ts. */
-export function parseMenuRequest(opts: Record<string, unknown>): MenuRequest {
-  const paging = parsePaging(opts);
-  const minPrice = opts.minPrice === undefined ? undefined : parseMinorFlag("min-price", opts.minPrice);
-  const maxPrice = opts.maxPrice === undefined ? undefined : parseMinorFlag("max-price", opts.maxPrice);
-  return menuRequest({
-    ...paging,
-    query: opts.query,
-    category: opts.category,
-    fullCatalog: opts.fullCatalog === true,
-    includeOptions: opts.includeOptions === true,
-    sort: opts.sort,
-    minPrice,
-    maxPrice,
-    hideSoldOut: opts.hideSoldOut === true,
-    discountsOnly: opts.discountsOnly === true,
-  });
-}
-
-export function parseTimezone(raw: unknown): string | null {
-  const tz = text("timezone", raw);
-  if (tz === undefined) return null;
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: tz });
-  } catch {
-    throw invalid(`unknown --timezone "${tz}": use an IANA name such as Europe/Helsinki`);
-  }
-  return tz;
-}
-
-/** `venue item <venue> <item>` or `venue item <item-url>`. */
-export function parseItemArgs(first: string, second: string | undefined): { venue: VenueRef; item: ItemRef } {
-  const { venue, item } = second === undefined
-    ? venueItemRefs(undefined, first)
-    : venueItemRefs(first, second);
-  return { venue, item };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Wiring
-
-async function context(
-  rt: Runtime,
-): Promise<{ ctx: ServiceContext; location: () => Promise<ResolvedLocation> }> {
-  const ctx = await rt.services();
-  let loc: Promise<ResolvedLocation> | undefined;
-  return { ctx, location: () => loc ??= rt.resolveLocation(ctx) };
-}
-
-export async function runDetails(rt: Runtime, venueArg: string): Promise<void> {
-  const include = parseInclude(rt.opts.include);
-  const ref = parseVenueRef(venueArg);
-  const { venueDetails } = await import("../services/venues/details.ts");
-  const { ctx, location } = await context(rt);
-  await rt.emit(await venueDetails(ctx, ref, include, location), renderDetails);
-}
-
-export async function runMenu(rt: Runtime, venueArg: string): Promise<void> {
-  const req = parseMenuRequest(rt.opts);
-  const ref = parseVenueRef(venueArg);
-  const { venueMenu } = await import("../services/menu/menu.ts");
-  const { ctx, location } = await context(rt);
-  await rt.emit(await venueMenu(ctx, ref, req, location), renderMenu);
-}
-
-export async function runCategories(rt: Runtime, venueArg: string): Promise<void> {
-  const paging = parsePaging(rt.opts);
-  const ref = parseVenueRef(venueArg);
-  const { venueCategories } = await import("../services/venues/details.ts");
-  const { ctx, location } = await context(rt);
-  await rt.emit(await venueCategories(ctx, ref, paging, location), renderCategories);
-}
-
-export async function runHours(rt: Runtime, venueArg: string): Promise<void> {
-  const label = parseTimezone(rt.opts.timezone);
-  const ref = parseVenueRef(venueArg);
-  const { venueHours } = await import("../services/venues/details.ts");
-  const { ctx, location } = await context(rt);
-  await rt.emit(await venueHours(ctx, ref, label, location), renderHours);
-}
-
-export async function runItem(rt: Runtime, first: string, second?: string): Promise<void> {
-  const { venue, item, warning } = second === undefined
-    ? venueItemRefs(undefined, first)
-    : venueItemRefs(first, second);
-  if (warning) rt.warn(warning);
-  const { venueItem } = await import("../services/menu/item.ts");
-  const { ctx, location } = await context(rt);
-  await rt.emit(await venueItem(ctx, venue, item, location), renderItem);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Tables (for people; JSON/YAML keep everything)
+import type { Money } from "../../../domain/money.ts";
+import type { MenuItem, OptionGroup } from "../../../services/menu/items.ts";
+import type { VenueItemDetail } from "../../../services/menu/item.ts";
+import type { VenueMenu } from "../../../services/menu/menu.ts";
+import type { VenueCategories, VenueDetails, VenueHours } from "../../../services/venues/details.ts";
+import { paginate } from "../../../services/paging.ts";
+import type { TableRenderer } from "../../runtime.ts";
+import type { Column } from "../../../output/table.ts";
+import { WEEKDAYS } from "../../../domain/vocab.ts";
 
 const ITEM_NAME_MAX = 42;
 
@@ -217,7 +81,8 @@ function pagingNote(
 
 const join = (parts: (string | null | undefined)[]) => parts.filter((p) => !!p).join("\n\n");
 
-const renderDetails: TableRenderer<VenueDetails> = (d, { style, table }) => {
+/** The table of `venue <venue>` (the details). */
+export const renderDetails: TableRenderer<VenueDetails> = (d, { style, table }) => {
   const record: Record<string, string | number | boolean | null> = {
     Venue: d.name,
     Slug: d.slug,
@@ -287,7 +152,8 @@ function hoursTable(
   );
 }
 
-const renderHours: TableRenderer<VenueHours> = (d, { style, table }) => {
+/** The table of `venue hours`. */
+export const renderHours: TableRenderer<VenueHours> = (d, { style, table }) => {
   const lines = [hoursTable(d, style, table)];
   // Without the venue page at all, the warning says why every day is unknown.
   if (d.unknown_days.length && d.hours) lines.push("unknown: the venue page does not describe these days");
@@ -297,7 +163,8 @@ const renderHours: TableRenderer<VenueHours> = (d, { style, table }) => {
   return `${table.wrapText(style.bold(d.name ?? d.slug))}\n${lines.join("\n")}`;
 };
 
-const renderCategories: TableRenderer<VenueCategories> = (d, { style, table }) => {
+/** The table of `venue categories`. */
+export const renderCategories: TableRenderer<VenueCategories> = (d, { style, table }) => {
   const rows = d.categories.map((c) => [c.slug, c.name, c.parent, c.item_count]);
   return join([
     table.renderTable(
@@ -413,7 +280,8 @@ export const renderMenu: TableRenderer<VenueMenu> = (d, { style, table }) => {
   return join(parts);
 };
 
-const renderItem: TableRenderer<VenueItemDetail> = (d, { style, table }) => {
+/** The table of `venue item`. */
+export const renderItem: TableRenderer<VenueItemDetail> = (d, { style, table }) => {
   const record = {
     Item: d.name,
     "Item id": d.id,

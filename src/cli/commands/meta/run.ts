@@ -1,22 +1,26 @@
 /** Handlers of the commands about svc itself: `completions`, `version`, `doctor`. */
 
-import type { ProbeStatus, UpstreamReport } from "../app/upstream_probe.ts";
-import { VERSION } from "../version.ts";
-import { EXIT, SvcError } from "../domain/errors.ts";
-import { writeStdout } from "../output/stdout.ts";
-import { claimOutput } from "./interrupt.ts";
-import type { Runtime, TableRenderer } from "./runtime.ts";
-import type { DoctorReport } from "../app/doctor.ts";
-import { scopeCommands } from "../output/hints.ts";
+import type { ProbeStatus, UpstreamReport } from "../../../app/upstream_probe.ts";
+import { VERSION } from "../../../version.ts";
+import { EXIT, SvcError } from "../../../domain/errors.ts";
+import { writeStdout } from "../../../output/stdout.ts";
+import { claimOutput } from "../../kit/interrupt.ts";
+import type { Runtime, TableRenderer } from "../../runtime.ts";
+import type { COMPLETIONS, DOCTOR, VERSION as VERSION_CMD } from "./spec.ts";
+import type { DoctorReport } from "../../../app/doctor.ts";
+import { scopeCommands } from "../../../output/hints.ts";
 
-export async function runCompletions(rt: Runtime, shell: string): Promise<void> {
-  const { completionScript, SHELLS } = await import("./completions.ts");
+export async function runCompletions(rt: Runtime<typeof COMPLETIONS>, shell: string): Promise<void> {
+  const [{ completionScript, SHELLS }, { ROOT }] = await Promise.all([
+    import("../../kit/completions.ts"),
+    import("../tree.ts"),
+  ]);
   const name = shell.trim().toLowerCase();
   if (!(SHELLS as readonly string[]).includes(name)) {
-    const { invalidChoice } = await import("../domain/suggest.ts");
+    const { invalidChoice } = await import("../../../domain/suggest.ts");
     throw invalidChoice("shell", shell, SHELLS);
   }
-  const script = completionScript(name as typeof SHELLS[number]);
+  const script = completionScript(name as typeof SHELLS[number], ROOT);
   if (rt.globals.format !== "table") {
     await rt.emit({ shell: name, script }, () => "");
     return;
@@ -36,7 +40,7 @@ export interface VersionInfo {
   build_date: string | null;
 }
 
-export async function runVersion(rt: Runtime): Promise<void> {
+export async function runVersion(rt: Runtime<typeof VERSION_CMD>): Promise<void> {
   const built = Deno.env.get("SVC_BUILD_DATE");
   const data: VersionInfo = {
     version: VERSION,
@@ -61,15 +65,15 @@ export async function runVersion(rt: Runtime): Promise<void> {
     ));
 }
 
-export async function runDoctor(rt: Runtime): Promise<void> {
+export async function runDoctor(rt: Runtime<typeof DOCTOR>): Promise<void> {
   if (rt.opts.upstream === true) return await runUpstreamDoctor(rt);
   if (rt.opts.venue !== undefined) {
     throw new SvcError("SVC_USAGE", "--venue goes with --upstream (the venue whose pages are probed)");
   }
   const [{ doctor }, { Gateway }, { Session }] = await Promise.all([
-    import("../app/doctor.ts"),
-    import("../gateway/client.ts"),
-    import("../auth/session.ts"),
+    import("../../../app/doctor.ts"),
+    import("../../../gateway/client.ts"),
+    import("../../../auth/session.ts"),
   ]);
   // A config that cannot be read is a finding, not the end of the check-up.
   let session;
@@ -84,7 +88,7 @@ export async function runDoctor(rt: Runtime): Promise<void> {
       warn: () => {},
     });
   }
-  const flagged = ["wtoken", "wrtoken", "cookie"].some((k) => rt.opts[k] !== undefined);
+  const flagged = (["wtoken", "wrtoken", "cookie"] as const).some((k) => rt.opts[k] !== undefined);
   const fromEnv = !flagged && !!(Deno.env.get("SVC_WTOKEN")?.trim() || Deno.env.get("SVC_WRTOKEN")?.trim());
   const gw = new Gateway({
     hosts: rt.upstreamHosts(),
@@ -132,12 +136,12 @@ function launchedByLauncher(): boolean {
 }
 
 /** `svc doctor --upstream`: the marketplace pages svc reads, probed for one venue near the location. */
-async function runUpstreamDoctor(rt: Runtime): Promise<void> {
+async function runUpstreamDoctor(rt: Runtime<typeof DOCTOR>): Promise<void> {
   const venue = rt.opts.venue === undefined ? undefined : String(rt.opts.venue).trim().toLowerCase();
   if (venue !== undefined && !/^[a-z0-9][a-z0-9-]*$/.test(venue)) {
     throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --venue "${rt.opts.venue}": give a venue slug`);
   }
-  const { probeUpstream } = await import("../app/upstream_probe.ts");
+  const { probeUpstream } = await import("../../../app/upstream_probe.ts");
   const ctx = await rt.services();
   const loc = await rt.resolveLocation(ctx).catch((e) => {
     if (e instanceof SvcError && ["SVC_AUTH_REQUIRED", "SVC_LOCATION_RESOLVE_ERROR"].includes(e.code)) {

@@ -4,13 +4,13 @@
  * (help and usage errors load it; js-yaml only when YAML is asked for).
  */
 
-import { SvcError, toSvcError } from "../domain/errors.ts";
-import { type Envelope, errorObject, makeMeta } from "../output/envelope.ts";
-import { colorEnabled, makeStyle } from "../output/style.ts";
-import { lineSafe } from "../output/sanitize.ts";
-import { writeStderrLine, writeStdout } from "../output/stdout.ts";
+import { SvcError, toSvcError } from "../../domain/errors.ts";
+import { type Envelope, errorObject, makeMeta } from "../../output/envelope.ts";
+import { colorEnabled, makeStyle } from "../../output/style.ts";
+import { lineSafe } from "../../output/sanitize.ts";
+import { writeStderrLine, writeStdout } from "../../output/stdout.ts";
 import { claimOutput, interruptMayWrite, type InterruptView } from "./interrupt.ts";
-import { type RunScope, scopeCommands, svcCommand } from "../output/hints.ts";
+import { type RunScope, scopeCommands, svcCommand } from "../../output/hints.ts";
 
 /**
  * Writes the one envelope to stdout. `byInterrupt`: the SVC_INTERRUPTED envelope, written only when

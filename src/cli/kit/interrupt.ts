@@ -9,8 +9,8 @@
  * first signal with `deferInterrupts()`; a second signal still ends the process.
  */
 
-import { SvcError } from "../domain/errors.ts";
-import { writesSettled } from "../config/files.ts";
+import { SvcError } from "../../domain/errors.ts";
+import { writesSettled } from "../../config/files.ts";
 
 export interface InterruptView {
   format: "table" | "json" | "yaml";

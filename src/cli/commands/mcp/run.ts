@@ -3,12 +3,13 @@
  * `svc mcp tools`: its catalogue. The SDK and zod load only here, lazily (src/mcp/*).
  */
 
-import { SvcError } from "../domain/errors.ts";
-import { MCP_CALL_DEADLINE_MS, type NetworkLimits, networkLimitsFromEnv } from "../gateway/limits.ts";
-import type { Runtime } from "./runtime.ts";
+import { SvcError } from "../../../domain/errors.ts";
+import { MCP_CALL_DEADLINE_MS, type NetworkLimits, networkLimitsFromEnv } from "../../../gateway/limits.ts";
+import type { Runtime } from "../../runtime.ts";
+import type { MCP, MCP_TOOLS } from "./spec.ts";
 
-async function selection(rt: Runtime) {
-  const { parseToolsets } = await import("../mcp/inventory.ts");
+async function selection(rt: Runtime<typeof MCP_TOOLS>) {
+  const { parseToolsets } = await import("../../../mcp/inventory.ts");
   return { toolsets: parseToolsets(rt.opts.toolsets), readOnly: rt.opts.readOnly === true };
 }
 
@@ -21,14 +22,14 @@ function callLimits(limits: NetworkLimits, given?: number): NetworkLimits {
   return limits.deadlineSet ? limits : { ...limits, deadlineMs: MCP_CALL_DEADLINE_MS };
 }
 
-export async function runServe(rt: Runtime): Promise<void> {
+export async function runServe(rt: Runtime<typeof MCP>): Promise<void> {
   const started = performance.now();
   const { parseBind } = rt.opts.http === undefined
     ? { parseBind: undefined }
-    : await import("../mcp/http.ts");
+    : await import("../../../mcp/http.ts");
   const bind = parseBind?.(String(rt.opts.http));
   // The served catalogue is generated: no tool module, schema or zod loads before a tool is called.
-  const { ServedTools } = await import("../mcp/served.ts");
+  const { ServedTools } = await import("../../../mcp/served.ts");
   const verbose = rt.globals.verbose;
   const served = new ServedTools(await selection(rt), verbose ? (l) => console.error(l) : undefined);
   const catalogueAt = performance.now();
@@ -46,7 +47,7 @@ export async function runServe(rt: Runtime): Promise<void> {
   for (const w of rt.warnings) console.error(`Warning: ${w}`);
   rt.serving();
   if (bind) {
-    const { serveHttp } = await import("../mcp/http.ts");
+    const { serveHttp } = await import("../../../mcp/http.ts");
     try {
       Deno.exitCode = await serveHttp(settings, served, bind);
     } catch (e) {
@@ -60,7 +61,7 @@ export async function runServe(rt: Runtime): Promise<void> {
     }
     return;
   }
-  const { serveStdio, startupMarks } = await import("../mcp/server.ts");
+  const { serveStdio, startupMarks } = await import("../../../mcp/server.ts");
   const marks = startupMarks();
   marks.mark("cli", started);
   marks.mark("catalogue", catalogueAt);
@@ -68,11 +69,12 @@ export async function runServe(rt: Runtime): Promise<void> {
   Deno.exitCode = await serveStdio(settings, served, marks);
 }
 
-export async function runTools(rt: Runtime): Promise<void> {
+export async function runTools(rt: Runtime<typeof MCP_TOOLS>): Promise<void> {
   // The live catalogue, built from the tools' schemas (what the generated one is checked against).
-  const { selectTools } = await import("../mcp/inventory.ts");
+  const { selectTools } = await import("../../../mcp/inventory.ts");
   const tools = await selectTools(await selection(rt));
-  const { listing, listSize, inputSideSize, LIST_BUDGET, INPUT_BUDGET } = await import("../mcp/catalogue.ts");
+  const catalogue = await import("../../../mcp/catalogue.ts");
+  const { listing, listSize, inputSideSize, LIST_BUDGET, INPUT_BUDGET } = catalogue;
   const listed = listing(tools);
   const size = listSize(listed);
   const data = {

@@ -5,17 +5,18 @@
  */
 
 import { isAbsolute, resolve } from "node:path";
-import { SvcError } from "../domain/errors.ts";
-import type { Runtime } from "./runtime.ts";
-import { parseIntFlag } from "./options.ts";
-import { beforeInterruptExit } from "./interrupt.ts";
-import type { SyncResult } from "../stats/sync.ts";
-import type { Summary } from "../stats/queries.ts";
-import { tableTime } from "../output/format.ts";
-import { historyDbPath } from "../config/paths.ts";
+import { SvcError } from "../../../domain/errors.ts";
+import type { Runtime } from "../../runtime.ts";
+import type { STATS, STATS_SUMMARY, STATS_SYNC } from "./spec.ts";
+import { parseIntFlag } from "../../kit/flag_values.ts";
+import { beforeInterruptExit } from "../../kit/interrupt.ts";
+import type { SyncResult } from "../../../stats/sync.ts";
+import type { Summary } from "../../../stats/queries.ts";
+import { tableTime } from "../../../output/format.ts";
+import { historyDbPath } from "../../../config/paths.ts";
 
 /** --stats-dir, else the sandbox's own dir under --sandbox, else SVC_STATS_DIR, else ~/.svc/stats. */
-function statsDir(rt: Runtime): string {
+function statsDir(rt: Runtime<typeof STATS_SYNC | typeof STATS_SUMMARY>): string {
   const flag = typeof rt.opts.statsDir === "string" ? rt.opts.statsDir.trim() : "";
   if (flag) return isAbsolute(flag) ? flag : resolve(flag);
   if (!rt.paths.stats) {
@@ -53,13 +54,13 @@ function onInterrupt(): Interrupt {
 async function runSync(
   rt: Runtime,
   dir: string,
-  progress: import("../output/progress.ts").Progress,
+  progress: import("../../../output/progress.ts").Progress,
   signal: AbortSignal,
 ) {
-  const { openHistoryDb } = await import("../stats/schema.ts");
-  const { syncHistory } = await import("../stats/sync.ts");
-  const { Pacer } = await import("../stats/pacer.ts");
-  const { historyAccount, minIntervalFromEnv } = await import("../stats/auto_sync.ts");
+  const { openHistoryDb } = await import("../../../stats/schema.ts");
+  const { syncHistory } = await import("../../../stats/sync.ts");
+  const { Pacer } = await import("../../../stats/pacer.ts");
+  const { historyAccount, minIntervalFromEnv } = await import("../../../stats/auto_sync.ts");
   const who = await historyAccount(await rt.services());
   const db = await openHistoryDb(historyDbPath(dir));
   try {
@@ -107,22 +108,22 @@ function syncRows(s: SyncResult | { performed: false }): Record<string, string |
   };
 }
 
-export async function dashboard(rt: Runtime): Promise<void> {
+export async function dashboard(rt: Runtime<typeof STATS>): Promise<void> {
   rt.openEnded = true; // a long history sync, then a server: no whole-command deadline
   const noSync = rt.opts.sync === false;
   const port = rt.opts.port === undefined ? 5173 : parseIntFlag("port", rt.opts.port, 1, 65535);
   const pin = typeof rt.opts.bundleVersion === "string" ? rt.opts.bundleVersion.trim() : undefined;
   await rt.requireSession(); // not signed in: SVC_AUTH_REQUIRED before anything else
   const dir = statsDir(rt);
-  const { Progress } = await import("../output/progress.ts");
+  const { Progress } = await import("../../../output/progress.ts");
   const progress = new Progress(rt.globals.format === "table");
-  const { ensurePrivateDir } = await import("../config/files.ts");
+  const { ensurePrivateDir } = await import("../../../config/files.ts");
   await ensurePrivateDir(dir);
   const interrupt = onInterrupt();
   try {
     const total = noSync ? 2 : 3;
     progress.banner(1, total, "Resolving dashboard bundle");
-    const { ensureBundle } = await import("../stats/bundle.ts");
+    const { ensureBundle } = await import("../../../stats/bundle.ts");
     const bundle = await ensureBundle({
       statsDir: dir,
       gw: await rt.getGateway(),
@@ -148,13 +149,13 @@ export async function dashboard(rt: Runtime): Promise<void> {
       sync = out.result;
       email = out.email;
     } else {
-      const { openHistoryDb } = await import("../stats/schema.ts");
+      const { openHistoryDb } = await import("../../../stats/schema.ts");
       (await openHistoryDb(historyDbPath(dir))).close(); // schema and repairs run on every open
     }
     if (interrupt.signal.aborted) throw interrupt.signal.reason;
 
     progress.banner(total, total, "Starting dashboard server");
-    const { startStatsServer } = await import("../stats/server.ts");
+    const { startStatsServer } = await import("../../../stats/server.ts");
     const server = startStatsServer({
       bundleDir: bundle.active_path,
       dbPath: historyDbPath(dir),
@@ -194,7 +195,7 @@ export async function dashboard(rt: Runtime): Promise<void> {
         "svc stats",
       ));
     if (rt.opts.open !== false) {
-      const { openBrowser } = await import("../stats/open.ts");
+      const { openBrowser } = await import("../../../stats/open.ts");
       const failed = await openBrowser(server.url);
       if (failed) progress.detail(`Could not auto-open browser: ${failed}`);
     }
@@ -208,13 +209,13 @@ export async function dashboard(rt: Runtime): Promise<void> {
   }
 }
 
-export async function syncOnly(rt: Runtime): Promise<void> {
+export async function syncOnly(rt: Runtime<typeof STATS_SYNC>): Promise<void> {
   rt.openEnded = true; // a long history sync: no whole-command deadline
   await rt.requireSession();
   const dir = statsDir(rt);
-  const { Progress } = await import("../output/progress.ts");
+  const { Progress } = await import("../../../output/progress.ts");
   const progress = new Progress(rt.globals.format === "table");
-  const { ensurePrivateDir } = await import("../config/files.ts");
+  const { ensurePrivateDir } = await import("../../../config/files.ts");
   await ensurePrivateDir(dir);
   const interrupt = onInterrupt();
   try {
@@ -238,8 +239,8 @@ export async function syncOnly(rt: Runtime): Promise<void> {
   }
 }
 
-export async function summaryCmd(rt: Runtime): Promise<void> {
-  const { localSummary, summaryFilters } = await import("../stats/summary.ts");
+export async function summaryCmd(rt: Runtime<typeof STATS_SUMMARY>): Promise<void> {
+  const { localSummary, summaryFilters } = await import("../../../stats/summary.ts");
   const filters = summaryFilters({ from: rt.opts.from, to: rt.opts.to, currency: rt.opts.currency });
   const dir = statsDir(rt);
   const data = await localSummary(historyDbPath(dir), filters);
@@ -248,7 +249,7 @@ export async function summaryCmd(rt: Runtime): Promise<void> {
 
 function summaryTable(
   d: Summary,
-  ui: Parameters<import("./runtime.ts").TableRenderer<unknown>>[1],
+  ui: Parameters<import("../../runtime.ts").TableRenderer<unknown>>[1],
   locale: string,
 ): string {
   const fmt = (minor: number | null, cur: string) => {

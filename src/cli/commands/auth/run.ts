@@ -1,14 +1,15 @@
 /** Session commands: login, logout, status, configure, and the grouped `auth` aliases. */
 
-import { configureProfile, loginWithTokens, logoutProfile } from "../auth/profile_store.ts";
-import { authStatus, type StatusResult } from "../services/account/status.ts";
-import type { Runtime, TableRenderer } from "./runtime.ts";
-import { recordCells } from "../output/labels.ts";
+import { configureProfile, loginWithTokens, logoutProfile } from "../../../auth/profile_store.ts";
+import { authStatus, type StatusResult } from "../../../services/account/status.ts";
+import type { Runtime, TableRenderer } from "../../runtime.ts";
+import type { CONFIGURE, LOGIN, LOGOUT, STATUS } from "./spec.ts";
+import { recordCells } from "../../../output/labels.ts";
 
 const record = <T extends object>(title: string): TableRenderer<T> => (data, ui) =>
   ui.table.renderRecord(recordCells(data, (v) => ui.table.inlineValue(v)), ui.style, title);
 
-export async function runStatus(rt: Runtime): Promise<void> {
+export async function runStatus(rt: Runtime<typeof STATUS>): Promise<void> {
   const data: StatusResult = await authStatus(
     () => rt.getGateway(),
     await rt.getSession(),
@@ -22,9 +23,9 @@ export async function runStatus(rt: Runtime): Promise<void> {
   });
 }
 
-export async function runLogin(rt: Runtime): Promise<void> {
+export async function runLogin(rt: Runtime<typeof LOGIN>): Promise<void> {
   const flags = rt.credentialFlags();
-  if (["wtoken", "wrtoken", "cookie"].every((k) => rt.opts[k] === undefined)) {
+  if ((["wtoken", "wrtoken", "cookie"] as const).every((k) => rt.opts[k] === undefined)) {
     // No token flags (an empty one counts as given): the managed-browser flow; src/login/* loads only here.
     await (await import("./login_browser.ts")).runBrowserLogin(rt);
     return;
@@ -40,7 +41,7 @@ const CLEARED_WORDS: Record<string, string> = {
   svc_address_id: "selected address",
 };
 
-export async function runLogout(rt: Runtime): Promise<void> {
+export async function runLogout(rt: Runtime<typeof LOGOUT>): Promise<void> {
   const data = await logoutProfile(rt.paths.config, rt.paths.slugCache, rt.globals.profile);
   // JSON names the profile's fields; a table says what they are.
   await rt.emit(
@@ -49,7 +50,7 @@ export async function runLogout(rt: Runtime): Promise<void> {
   );
 }
 
-export async function runConfigure(rt: Runtime): Promise<void> {
+export async function runConfigure(rt: Runtime<typeof CONFIGURE>): Promise<void> {
   const name = typeof rt.opts.profileName === "string" ? rt.opts.profileName : rt.globals.profile;
   const data = await configureProfile(
     rt.paths.config,

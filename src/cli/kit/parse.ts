@@ -10,8 +10,8 @@
  * the help of the command reached; `svc help <command> [<subcommand>]` too.
  */
 
-import { SvcError } from "../domain/errors.ts";
-import { closest } from "../domain/suggest.ts";
+import { SvcError } from "../../domain/errors.ts";
+import { closest } from "../../domain/suggest.ts";
 import { argsOf, type Cmd, type Flag, flagsOf, optionKey, subcommand } from "./spec.ts";
 
 export type Parsed =

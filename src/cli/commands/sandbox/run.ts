@@ -1,22 +1,23 @@
 /** `svc sandbox …`: run the sandbox marketplace standalone, or reset its state. */
 
 import { join } from "node:path";
-import { HOST_ENV } from "../gateway/hosts.ts";
-import { DEFAULT_PROFILE, updateConfig } from "../config/store.ts";
-import { SvcError } from "../domain/errors.ts";
-import { ensurePrivateDir, fileError } from "../config/files.ts";
-import { deferInterrupts } from "./interrupt.ts";
-import { sandboxPaths } from "../config/paths.ts";
-import type { Runtime } from "./runtime.ts";
-import { parseIntFlag } from "./options.ts";
-import { RETIRABLE_PAGES, type RetirablePage, RETIRE_STATUSES } from "../sandbox/types.ts";
+import { HOST_ENV } from "../../../gateway/hosts.ts";
+import { DEFAULT_PROFILE, updateConfig } from "../../../config/store.ts";
+import { SvcError } from "../../../domain/errors.ts";
+import { ensurePrivateDir, fileError } from "../../../config/files.ts";
+import { deferInterrupts } from "../../kit/interrupt.ts";
+import { sandboxPaths } from "../../../config/paths.ts";
+import type { Runtime } from "../../runtime.ts";
+import type { SANDBOX_LOGIN, SANDBOX_RESET, SANDBOX_RESTORE, SANDBOX_RETIRE, SANDBOX_SERVE } from "./spec.ts";
+import { parseIntFlag } from "../../kit/flag_values.ts";
+import { RETIRABLE_PAGES, type RetirablePage, RETIRE_STATUSES } from "../../../sandbox/types.ts";
 
-export async function serve(rt: Runtime): Promise<void> {
+export async function serve(rt: Runtime<typeof SANDBOX_SERVE>): Promise<void> {
   const port = rt.opts.port === undefined ? 0 : parseIntFlag("port", rt.opts.port, 0, 65535);
   const paths = sandboxPaths(rt.paths);
   await ensurePrivateDir(paths.dir);
-  const { startSandbox } = await import("../sandbox/mod.ts");
-  const { claimServeDir, hostsOf, sandboxClock } = await import("./sandbox_runtime.ts");
+  const { startSandbox } = await import("../../../sandbox/mod.ts");
+  const { claimServeDir, hostsOf, sandboxClock } = await import("../../sandbox_runtime.ts");
   // This serve's own private config, slug cache and stats dir: a second serve claims another.
   const own = await claimServeDir(paths.dir);
   let sandbox;
@@ -100,10 +101,10 @@ async function signIn(
   });
 }
 
-export async function login(rt: Runtime): Promise<void> {
+export async function login(rt: Runtime<typeof SANDBOX_LOGIN>): Promise<void> {
   const paths = sandboxPaths(rt.paths);
   await ensurePrivateDir(paths.dir);
-  const { startSandbox } = await import("../sandbox/mod.ts");
+  const { startSandbox } = await import("../../../sandbox/mod.ts");
   const sandbox = await startSandbox({ port: 0, statePath: paths.state });
   try {
     await signIn(paths.config, rt.globals.profile, await sandbox.mintSession());
@@ -116,7 +117,7 @@ export async function login(rt: Runtime): Promise<void> {
   );
 }
 
-export async function reset(rt: Runtime): Promise<void> {
+export async function reset(rt: Runtime<typeof SANDBOX_RESET>): Promise<void> {
   const paths = sandboxPaths(rt.paths);
   await Deno.remove(paths.dir, { recursive: true }).catch((e) => {
     if (!(e instanceof Deno.errors.NotFound)) throw fileError("remove", paths.dir, e);
@@ -128,8 +129,8 @@ export async function reset(rt: Runtime): Promise<void> {
 async function setRetired(rt: Runtime, change: (now: Record<string, number>) => Record<string, number>) {
   const paths = sandboxPaths(rt.paths);
   await ensurePrivateDir(paths.dir);
-  const { startSandbox } = await import("../sandbox/mod.ts");
-  const { SIM_SECRET_HEADER } = await import("../sandbox/server.ts");
+  const { startSandbox } = await import("../../../sandbox/mod.ts");
+  const { SIM_SECRET_HEADER } = await import("../../../sandbox/server.ts");
   const sandbox = await startSandbox({ port: 0, statePath: paths.state });
   try {
     const res = await fetch(`${sandbox.baseUrl}/__sim/retired`, {
@@ -167,7 +168,7 @@ function emitRetired(rt: Runtime, retired: Record<string, number>) {
   );
 }
 
-export async function retire(rt: Runtime, raw: string): Promise<void> {
+export async function retire(rt: Runtime<typeof SANDBOX_RETIRE>, raw: string): Promise<void> {
   const page = pageOf(raw);
   const status = rt.opts.status === undefined ? 404 : Number(rt.opts.status);
   if (!(RETIRE_STATUSES as readonly number[]).includes(status)) {
@@ -179,7 +180,7 @@ export async function retire(rt: Runtime, raw: string): Promise<void> {
   await emitRetired(rt, await setRetired(rt, (now) => ({ ...now, [page]: status })));
 }
 
-export async function restore(rt: Runtime, raw?: string): Promise<void> {
+export async function restore(rt: Runtime<typeof SANDBOX_RESTORE>, raw?: string): Promise<void> {
   const page = raw === undefined ? undefined : pageOf(raw);
   await emitRetired(
     rt,

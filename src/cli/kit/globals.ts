@@ -1,9 +1,12 @@
-/** Global flags (spec §10) and their validation; small flag parsers shared by the commands. */
+/**
+ * The flags every command takes (spec §10: `--format`, `--profile`, `--timeout` …) and their validation,
+ * the lenient reading errors are rendered with, and the location override (`--address`, `--lat`/`--lon`)
+ * of location-aware commands. The parsers of command flags' values are in flag_values.ts.
+ */
 
-import { SvcError } from "../domain/errors.ts";
-import { parseInteger, parseMinor } from "../domain/numbers.ts";
-import { DEFAULT_PROFILE, validateProfileName } from "../config/store.ts";
-import type { LocationOverride } from "../services/location/resolve.ts";
+import { SvcError } from "../../domain/errors.ts";
+import { DEFAULT_PROFILE, validateProfileName } from "../../config/store.ts";
+import type { LocationOverride } from "../../services/location/resolve.ts";
 
 export type Format = "table" | "json" | "yaml";
 
@@ -23,7 +26,7 @@ export interface GlobalOptions {
   timeoutMs?: number;
 }
 
-export type { LocationOverride } from "../services/location/resolve.ts";
+export type { LocationOverride } from "../../services/location/resolve.ts";
 
 function usage(message: string): SvcError {
   return new SvcError("SVC_INVALID_ARGUMENT", message);
@@ -142,13 +145,6 @@ export function parseDuration(raw: unknown): number {
 
 /** Spec §7 rule 1 (the rule itself lives in services/location/resolve.ts, shared with the MCP server). */
 export async function parseLocation(opts: Record<string, unknown>): Promise<LocationOverride> {
-  const { locationOverride } = await import("../services/location/resolve.ts");
+  const { locationOverride } = await import("../../services/location/resolve.ts");
   return locationOverride({ address: opts.address, lat: opts.lat, lon: opts.lon });
-}
-
-/** An amount in minor currency units (spec §2.13): a whole number ≥ 0, explained in the error. */
-export const parseMinorFlag = parseMinor;
-
-export function parseIntFlag(name: string, raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  return parseInteger(name, raw, min, max);
 }

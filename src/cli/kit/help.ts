@@ -7,7 +7,7 @@
  * 80 columns), longer terms put their description on the next line, and descriptions wrap.
  */
 
-import { lineWidth } from "../output/columns.ts";
+import { lineWidth } from "../../output/columns.ts";
 import { commandLine } from "./parse.ts";
 import { argsOf, type Cmd, type Flag, flagsOf } from "./spec.ts";
 

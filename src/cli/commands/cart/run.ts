@@ -1,0 +1,122 @@
+/** Handlers of the basket commands (spec.ts): `cart`, `cart show|count|add|remove|clear`. */
+
+import { SvcError } from "../../../domain/errors.ts";
+import { basketVenueKey, isUrl, parseItemRef } from "../../../domain/refs.ts";
+import { cartState } from "../../../services/basket/view.ts";
+import { clearArgs, removeArgs } from "../../../services/basket/change.ts";
+import { addRequestOf, addToCart, MAX_ADD_COUNT } from "../../../services/basket/add.ts";
+import { parseOptionFlag } from "../../../services/basket/options.ts";
+import { basketCount } from "../../../services/basket/read.ts";
+import { clearBaskets, removeItem } from "../../../services/basket/change.ts";
+import type { Runtime } from "../../runtime.ts";
+import type { CART_ADD, CART_CLEAR, CART_COUNT, CART_REMOVE, CART_SHOW } from "./spec.ts";
+import { parseIntFlag, parseMinorFlag } from "../../kit/flag_values.ts";
+import { DEFAULT_PROFILE } from "../../../config/store.ts";
+import { addedTable, cartTable, clearedTable, removedTable } from "./tables.ts";
+
+export async function runShow(rt: Runtime<typeof CART_SHOW>): Promise<void> {
+  const venueId = basketVenueKey(rt.opts.venueId as string | undefined);
+  await rt.requireSession();
+  const ctx = await rt.services();
+  const details = rt.opts.details === true;
+  const data = await cartState(ctx, await rt.resolveLocation(ctx), { venueId, details });
+  await rt.emit(data, (d, ui) => cartTable(d, ui, details));
+}
+
+export async function runCount(rt: Runtime<typeof CART_COUNT>): Promise<void> {
+  await rt.requireSession();
+  const count = await basketCount(await rt.services());
+  await rt.emit({ count }, (d) => String(d.count));
+}
+
+export async function runRemove(rt: Runtime<typeof CART_REMOVE>, item: string): Promise<void> {
+  const ref = parseItemRef(item);
+  const o = rt.opts;
+  const { count, all, line, venueId } = removeArgs({
+    count: o.count === undefined ? undefined : parseIntFlag("count", o.count, 1, 999),
+    all: o.all === true,
+    line: o.line === undefined ? undefined : parseIntFlag("line", o.line, 1, 999),
+    venueId: basketVenueKey(o.venueId as string | undefined),
+    urlVenue: ref.venueSlug,
+  });
+  await rt.requireSession();
+  const ctx = await rt.services();
+  const data = await removeItem(ctx, await rt.resolveLocation(ctx), ref.itemId, {
+    count,
+    all,
+    venueId,
+    line,
+  }).catch((e) => {
+    throw otherBasketHint(rt, e, ref.itemId);
+  });
+  await rt.emit(data, removedTable);
+}
+
+/** A word for a POSIX shell: as it is when plain, else in single quotes. */
+const shellWord = (w: string) => /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * An item that is only in another basket: the hint is this very command with that basket's
+ * `--venue-id`, ready to paste (same profile, location flags, count; `--sandbox` in a sandbox run).
+ */
+function otherBasketHint(rt: Runtime<typeof CART_REMOVE>, e: unknown, itemId: string): unknown {
+  const found = e instanceof SvcError && e.code === "SVC_ITEM_NOT_FOUND"
+    ? (e.facts?.found_in as Array<{ venue_id: string }> | undefined)?.[0]
+    : undefined;
+  if (!found || !(e instanceof SvcError)) return e;
+  const o = rt.opts, loc = rt.location;
+  const words = [
+    "svc",
+    ...(rt.globals.sandbox ? ["--sandbox"] : []),
+    ...(rt.globals.profile !== DEFAULT_PROFILE ? ["--profile", rt.globals.profile] : []),
+    "cart",
+    "remove",
+    itemId,
+    "--venue-id",
+    found.venue_id,
+    ...(o.all === true ? ["--all"] : o.count !== undefined ? ["--count", String(o.count)] : []),
+    ...(loc.address !== undefined ? ["--address", loc.address] : []),
+    ...(loc.lat !== undefined ? ["--lat", String(loc.lat), "--lon", String(loc.lon)] : []),
+  ];
+  return new SvcError(e.code, e.message, {
+    details: e.details,
+    facts: e.facts,
+    hint: `to remove it from there: \`${words.map(shellWord).join(" ")}\``,
+  });
+}
+
+export async function runAdd(rt: Runtime<typeof CART_ADD>, first: string, second?: string): Promise<void> {
+  const o = rt.opts;
+  // Positionals: <venue> <item>, <item-url> (its venue read from the URL), or <venue> with --query/--cheapest.
+  const positional = second !== undefined
+    ? { venue: first, item: second }
+    : isUrl(first) && /(itemid|menuitem)[-=]/i.test(first)
+    ? { item: first }
+    : { venue: first };
+  // The rules live in services/basket/add.ts (shared with the MCP server); flags are parsed here.
+  const req = addRequestOf({
+    ...positional,
+    query: o.query,
+    cheapest: o.cheapest === true,
+    count: o.count === undefined ? undefined : parseIntFlag("count", o.count, 1, MAX_ADD_COUNT),
+    options: (Array.isArray(o.option) ? o.option as string[] : []).map((raw) => parseOptionFlag(raw)),
+    allowSubstitutions: o.allowSubstitutions === true,
+    name: typeof o.name === "string" ? o.name : undefined,
+    price: o.price === undefined ? undefined : parseMinorFlag("price", o.price),
+    currency: o.currency,
+    venueSlug: o.venueSlug,
+  });
+  await rt.requireSession();
+  const ctx = await rt.services();
+  const data = await addToCart(ctx, () => rt.resolveLocation(ctx), req);
+  await rt.emit(data, addedTable);
+}
+
+export async function runClear(rt: Runtime<typeof CART_CLEAR>): Promise<void> {
+  const o = rt.opts;
+  const target = clearArgs({ venueId: basketVenueKey(o.venueId as string | undefined), all: o.all === true });
+  await rt.requireSession();
+  const ctx = await rt.services();
+  const data = await clearBaskets(ctx, await rt.resolveLocation(ctx), target);
+  await rt.emit(data, (d, ui) => clearedTable(d, ui, target));
+}
