@@ -348,7 +348,7 @@ export async function clearBaskets(
     // a success with cleared_baskets 0 and a warning saying which, whatever the target.
     const named = opts.venueId ? selectBasket(baskets, opts.venueId) : undefined;
     const targets = opts.all ? baskets : opts.venueId ? (named ? [named] : []) : baskets.slice(0, 1);
-    // The table says it itself (cli/cart.ts); JSON and agents read it here.
+    // The table says it itself (cli/commands/cart/tables.ts); JSON and agents read it here.
     if (!targets.length) ctx.warn(nothingCleared(opts.all ? undefined : opts.venueId), "in_table");
     if (targets.length) await bulkDelete(ctx, targets.map((b) => b.id));
     const after = await totalsAfter(ctx, loc, null);

@@ -394,7 +394,7 @@ export async function checkoutPreview(
     };
   });
   // The quote's messages (a small-order fee, an unknown promo code): warnings in JSON; a table shows
-  // them as its notes (cli/cart.ts), so they are not repeated on its stderr.
+  // them as its notes (cli/commands/checkout/run.ts), so they are not repeated on its stderr.
   const toasts = arr(res.toasts).map((t) => str(obj(t)?.text)).filter((t): t is string => !!t);
   for (const t of toasts) ctx.warn(`checkout: ${t}`, "in_table");
   const strip = ({ selected: _s, ...c }: ParsedConfig) => c;

@@ -241,7 +241,7 @@ export async function venueMenu(
         if (loaded.failures.length || loaded.missing) completeness = "partial";
       } else if (partial) {
         completeness = "partial";
-        // The table's title says it (cli/venue.ts): JSON and agents read it here.
+        // The table's title says it (cli/commands/venue/tables.ts): JSON and agents read it here.
         ctx.warn(
           `"${slug}" has a partial assortment: only its categories are listed. Load items with ` +
             `--category <slug>, --query <text> or --full-catalog`,
