@@ -51,39 +51,25 @@ function onInterrupt(): Interrupt {
   };
 }
 
+/** The sync of this run: the signed-in account's history into the stats dir's file. */
 async function runSync(
-  rt: Runtime,
+  rt: Runtime<typeof STATS | typeof STATS_SYNC>,
   dir: string,
   progress: import("../../../output/progress.ts").Progress,
   signal: AbortSignal,
 ) {
-  const { openHistoryDb } = await import("../../../stats/schema.ts");
-  const { syncHistory } = await import("../../../stats/sync.ts");
-  const { Pacer } = await import("../../../stats/pacer.ts");
-  const { historyAccount, minIntervalFromEnv } = await import("../../../stats/auto_sync.ts");
-  const who = await historyAccount(await rt.services());
-  const db = await openHistoryDb(historyDbPath(dir));
-  try {
-    return {
-      email: who.email,
-      result: await syncHistory({
-        db,
-        gw: await rt.getGateway(),
-        email: who.email,
-        userId: who.userId,
-        profileName: rt.globals.profile,
-        resync: rt.opts.resync === true,
-        // The pacing protects the real service; the sandbox limits nothing unless a test asks it to
-        // (POST /__sim/rate-limit), and then a 429 still slows the sync down.
-        pacer: new Pacer({ minIntervalMs: minIntervalFromEnv() ?? (rt.globals.sandbox ? 0 : undefined) }),
-        signal,
-        reporter: progress,
-        verbose: rt.globals.verbose,
-      }),
-    };
-  } finally {
-    db.close();
-  }
+  const { syncIntoFile } = await import("../../../stats/use_cases.ts");
+  return await syncIntoFile({
+    ctx: await rt.services(),
+    gw: await rt.getGateway(),
+    statsDir: dir,
+    profileName: rt.globals.profile,
+    resync: rt.opts.resync === true,
+    sandbox: rt.globals.sandbox,
+    signal,
+    reporter: progress,
+    verbose: rt.globals.verbose,
+  });
 }
 
 /** Why an incremental sync stopped, in people's words (JSON keeps `stop_reason`). */
@@ -121,46 +107,22 @@ export async function dashboard(rt: Runtime<typeof STATS>): Promise<void> {
   await ensurePrivateDir(dir);
   const interrupt = onInterrupt();
   try {
-    const total = noSync ? 2 : 3;
-    progress.banner(1, total, "Resolving dashboard bundle");
-    const { ensureBundle } = await import("../../../stats/bundle.ts");
-    const bundle = await ensureBundle({
-      statsDir: dir,
+    const { prepareDashboard } = await import("../../../stats/use_cases.ts");
+    const { bundle, sync, email, server } = await prepareDashboard({
+      ctx: await rt.services(),
       gw: await rt.getGateway(),
-      pin: pin || undefined,
+      statsDir: dir,
+      profileName: rt.globals.profile,
+      resync: rt.opts.resync === true,
+      sandbox: rt.globals.sandbox,
+      signal: interrupt.signal,
+      verbose: rt.globals.verbose,
+      noSync,
+      port,
+      pin,
       noCheck: rt.opts.checkUpdates === false,
       reporter: progress,
-    });
-    if (bundle.rejected) {
-      const { tag, reason } = bundle.rejected;
-      rt.warn(
-        `dashboard release ${tag} was not installed: ${reason}; ` +
-          `serving the cached ${bundle.version} (svc checks again in an hour)`,
-      );
-    }
-    progress.step(`Bundle ${bundle.version} (${bundle.downloaded ? "downloaded" : bundle.note ?? "cached"})`);
-    if (interrupt.signal.aborted) throw interrupt.signal.reason;
-
-    let sync: SyncResult | { performed: false } = { performed: false };
-    let email: string | null = null;
-    if (!noSync) {
-      progress.banner(2, total, "Syncing your order history");
-      const out = await runSync(rt, dir, progress, interrupt.signal);
-      sync = out.result;
-      email = out.email;
-    } else {
-      const { openHistoryDb } = await import("../../../stats/schema.ts");
-      (await openHistoryDb(historyDbPath(dir))).close(); // schema and repairs run on every open
-    }
-    if (interrupt.signal.aborted) throw interrupt.signal.reason;
-
-    progress.banner(total, total, "Starting dashboard server");
-    const { startStatsServer } = await import("../../../stats/server.ts");
-    const server = startStatsServer({
-      bundleDir: bundle.active_path,
-      dbPath: historyDbPath(dir),
-      port,
-      trace: rt.globals.verbose ? (l) => console.error(l) : undefined,
+      warn: (m) => rt.warn(m),
     });
     // The process ends on a signal once its hooks ran: the server closes first (no temp copy left).
     const unhook = beforeInterruptExit(() => server.close());
