@@ -6,7 +6,7 @@
 
 import { jwtExpiry } from "../auth/tokens.ts";
 import type { Session } from "../auth/session.ts";
-import { type ConfigFile, readConfig } from "../config/store.ts";
+import { type ConfigFile, readConfig } from "../config/profiles.ts";
 import { privacyWarnings } from "../config/privacy.ts";
 import type { Gateway, ProbeResult } from "../gateway/client.ts";
 import type { HostName } from "../gateway/hosts.ts";

@@ -9,7 +9,7 @@
  */
 
 import { SvcError } from "../domain/errors.ts";
-import { type ConfigFile, DEFAULT_PROFILE, type Profile, snapshotOf } from "../config/store.ts";
+import { type ConfigFile, DEFAULT_PROFILE, type Profile, snapshotOf } from "../config/profiles.ts";
 import { type Credentials, resolveCredentials, Session } from "../auth/session.ts";
 import type { CaptureSink } from "../gateway/capture.ts";
 import type { Gateway } from "../gateway/client.ts";

@@ -12,7 +12,7 @@ import {
   sameSnapshot,
   snapshotOf,
   updateConfig,
-} from "../config/store.ts";
+} from "../config/profiles.ts";
 import { cookieValues } from "../gateway/redact.ts";
 import { jwtExpiry, parseTokenInput, tokensFromCookies, unsendableCookies } from "./tokens.ts";
 

@@ -5,7 +5,7 @@
 
 import { LocationNeedsSession, SvcError, toSvcError } from "../domain/errors.ts";
 import { type Paths, resolvePaths, sandboxPaths } from "../config/paths.ts";
-import { type ConfigFile, type Profile, readConfig } from "../config/store.ts";
+import { type ConfigFile, type Profile, readConfig } from "../config/profiles.ts";
 import {
   assertSendableCookies,
   type CredentialFlags,

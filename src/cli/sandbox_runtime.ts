@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import type { Paths } from "../config/paths.ts";
 import { ensurePrivateDir, fileError, readTextIfExists } from "../config/files.ts";
-import { updateConfig } from "../config/store.ts";
+import { updateConfig } from "../config/profiles.ts";
 import { SvcError } from "../domain/errors.ts";
 import type { Hosts } from "../gateway/hosts.ts";
 import { startSandbox, toInstant, withLockFile } from "../sandbox/mod.ts";

@@ -10,7 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { SvcError, toSvcError } from "../domain/errors.ts";
 import { errorResult, forTools } from "./errors.ts";
 import type { ToolDef } from "./tool.ts";
-import { CallContext, type CallControls, type McpSettings } from "./runtime.ts";
+import { CallContext, type CallControls, type McpSettings } from "./call_context.ts";
 
 function invalidArguments(error: z.ZodError): SvcError {
   const issues = error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));

@@ -7,7 +7,7 @@
 
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { SvcError } from "../domain/errors.ts";
-import type { McpSettings } from "./runtime.ts";
+import type { McpSettings } from "./call_context.ts";
 import type { ServedTools } from "./served.ts";
 import { createServer } from "./server.ts";
 

@@ -8,7 +8,7 @@
 
 import { dirname } from "node:path";
 import { redactText } from "../gateway/redact.ts";
-import type { McpSettings } from "./runtime.ts";
+import type { McpSettings } from "./call_context.ts";
 
 export interface LocalRoot {
   path: string;

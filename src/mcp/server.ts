@@ -27,7 +27,7 @@ import { z } from "zod";
 import { VERSION } from "../version.ts";
 import { duration } from "../gateway/limits.ts";
 import { scopeCommands } from "../output/hints.ts";
-import type { McpSettings } from "./runtime.ts";
+import type { McpSettings } from "./call_context.ts";
 import type { ServedTools } from "./served.ts";
 
 /** The safety contract and conventions, sent once at initialize. */

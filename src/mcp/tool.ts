@@ -6,7 +6,7 @@
 
 import type { z } from "zod";
 import type { SvcError } from "../domain/errors.ts";
-import type { CallContext } from "./runtime.ts";
+import type { CallContext } from "./call_context.ts";
 import type { ToolsetName } from "../domain/vocab.ts";
 
 /** MCP tool annotations, always all four (hosts that ignore defaults see the truth). */

@@ -2,7 +2,7 @@
 
 import type { Gateway } from "../gateway/client.ts";
 import type { SlugCache } from "../config/slug_cache.ts";
-import type { Profile } from "../config/store.ts";
+import type { Profile } from "../config/profiles.ts";
 
 /** What every service receives from the CLI or the MCP server. */
 export interface ServiceContext {

@@ -5,7 +5,7 @@
  * Usage: deno run --allow-read --allow-write save_loop.ts <config-path> <profile> <rounds> [first]
  */
 
-import { updateConfig } from "../../src/config/store.ts";
+import { updateConfig } from "../../src/config/profiles.ts";
 
 const [path, profile, rounds, first = "0"] = Deno.args;
 const filler = "x".repeat(2_000_000);

@@ -5,7 +5,7 @@
  */
 
 import { SvcError } from "../../domain/errors.ts";
-import { DEFAULT_PROFILE, validateProfileName } from "../../config/store.ts";
+import { DEFAULT_PROFILE, validateProfileName } from "../../config/profiles.ts";
 import type { LocationOverride } from "../../services/location/resolve.ts";
 
 export type Format = "table" | "json" | "yaml";

@@ -20,7 +20,7 @@ import {
 } from "../../stats/auto_sync.ts";
 import { tool, type Toolset } from "../tool.ts";
 import { nint, nstr } from "../schemas.ts";
-import type { CallContext } from "../runtime.ts";
+import type { CallContext } from "../call_context.ts";
 import { historyDbPath } from "../../config/paths.ts";
 import { GROUPINGS } from "../../domain/vocab.ts";
 

@@ -3,7 +3,7 @@
 import { oid } from "../../domain/ids.ts";
 import type { Gateway, TraceEntry } from "../../gateway/client.ts";
 import type { Session } from "../../auth/session.ts";
-import { expiryIso } from "../../auth/profile_store.ts";
+import { expiryIso } from "../../auth/credentials.ts";
 import { tokenPreview } from "../../auth/tokens.ts";
 import { type Json, obj } from "../context.ts";
 import { optionalChanges, optionalWarning, requireShape } from "../../gateway/shapes.ts";

@@ -5,7 +5,7 @@
 
 import { join } from "node:path";
 import { SvcError } from "../../../domain/errors.ts";
-import { loginWithTokens } from "../../../auth/profile_store.ts";
+import { loginWithTokens } from "../../../auth/credentials.ts";
 import { decodeJwt } from "../../../auth/tokens.ts";
 import { isFileSync } from "../../../login/browser.ts";
 import { sessionFromCookies } from "../../../login/cookies.ts";

@@ -1,6 +1,6 @@
 /** Session commands: login, logout, status, configure, and the grouped `auth` aliases. */
 
-import { configureProfile, loginWithTokens, logoutProfile } from "../../../auth/profile_store.ts";
+import { configureProfile, loginWithTokens, logoutProfile } from "../../../auth/credentials.ts";
 import { authStatus, type StatusResult } from "../../../services/account/status.ts";
 import type { Runtime, TableRenderer } from "../../runtime.ts";
 import type { CONFIGURE, LOGIN, LOGOUT, STATUS } from "./spec.ts";

@@ -11,7 +11,7 @@ import { clearBaskets, removeItem } from "../../../services/basket/change.ts";
 import type { Runtime } from "../../runtime.ts";
 import type { CART_ADD, CART_CLEAR, CART_COUNT, CART_REMOVE, CART_SHOW } from "./spec.ts";
 import { parseIntFlag, parseMinorFlag } from "../../kit/flag_values.ts";
-import { DEFAULT_PROFILE } from "../../../config/store.ts";
+import { DEFAULT_PROFILE } from "../../../config/profiles.ts";
 import { addedTable, cartTable, clearedTable, removedTable } from "./tables.ts";
 
 export async function runShow(rt: Runtime<typeof CART_SHOW>): Promise<void> {

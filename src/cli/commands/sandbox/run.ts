@@ -2,7 +2,7 @@
 
 import { join } from "node:path";
 import { HOST_ENV } from "../../../gateway/hosts.ts";
-import { DEFAULT_PROFILE, updateConfig } from "../../../config/store.ts";
+import { DEFAULT_PROFILE, updateConfig } from "../../../config/profiles.ts";
 import { SvcError } from "../../../domain/errors.ts";
 import { ensurePrivateDir, fileError } from "../../../config/files.ts";
 import { deferInterrupts } from "../../kit/interrupt.ts";

@@ -4,7 +4,7 @@
  * it that also moves the `svc_address_id` pointer, and reading a copy back.
  */
 
-import { type Profile, updateConfig } from "../../../config/store.ts";
+import { type Profile, updateConfig } from "../../../config/profiles.ts";
 import { type Json, obj } from "../../context.ts";
 
 /** Where the profile lives; local writes go through the atomic, locked config store. */

@@ -11,7 +11,7 @@
 
 import { SvcError } from "../domain/errors.ts";
 import type { Paths } from "../config/paths.ts";
-import { type Profile, readConfig } from "../config/store.ts";
+import { type Profile, readConfig } from "../config/profiles.ts";
 import type { Session } from "../auth/session.ts";
 import type { Gateway } from "../gateway/client.ts";
 import type { Hosts } from "../gateway/hosts.ts";

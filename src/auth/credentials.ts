@@ -1,7 +1,7 @@
 /** Local credential writes: login with tokens, logout, configure (no upstream calls). */
 
 import { SvcError } from "../domain/errors.ts";
-import { type Profile, updateConfig, validateProfileName } from "../config/store.ts";
+import { type Profile, updateConfig, validateProfileName } from "../config/profiles.ts";
 import {
   assertSendableCookies,
   type CredentialFlags,
