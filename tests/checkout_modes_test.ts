@@ -7,14 +7,17 @@ import assert from "node:assert/strict";
 import { SvcError } from "../src/domain/errors.ts";
 import { decideDeliveryMode } from "../src/services/checkout/preview.ts";
 import { closedText, openingOf } from "../src/services/venues/opening.ts";
+import { COMMAND_LINE } from "../src/output/hints.ts";
+import { TOOL_WORDING } from "../src/mcp/errors.ts";
 
 const cfg = (mode: string, selected = false) => ({ mode, selected });
 
+/** The error, in the command line's words (its inputs as flags, its next steps as commands). */
 function failure(fn: () => unknown): SvcError {
   try {
     fn();
   } catch (e) {
-    if (e instanceof SvcError) return e;
+    if (e instanceof SvcError) return e.worded(COMMAND_LINE);
     throw e;
   }
   assert.fail("no error");
@@ -67,6 +70,19 @@ Deno.test("modes: the error names what the venue offers and, of that, only what 
     "X is not taking orders now: closed until Sun 11:00, so it offers no delivery mode",
   );
   assert.equal(e.hint, "see its opening hours with `svc venue hours x`");
+  // A tool caller reads the same facts as the tool and its arguments.
+  let raw: unknown;
+  try {
+    decideDeliveryMode("standard", [], { slug: "x", closed: "X is closed" });
+  } catch (err) {
+    raw = err;
+  }
+  assert.ok(raw instanceof SvcError);
+  assert.equal(
+    raw.worded(TOOL_WORDING).hint,
+    "see its opening hours with `svc_venue_get` (venue x, include hours)",
+  );
+  assert.equal(raw.field, "delivery_mode");
   // Applied when advertised and not contradicted.
   assert.deepEqual(decideDeliveryMode("priority", [cfg("standard"), cfg("priority")]), {
     applied: "priority",

@@ -23,7 +23,7 @@ function ctxWith(data: unknown): ServiceContext & { warnings: string[] } {
     slugCache: {} as SlugCache,
     locale: "en-FI",
     profile: undefined,
-    warn: (m) => warnings.push(m),
+    warn: (m) => warnings.push(String(m)),
     warnings,
   };
 }

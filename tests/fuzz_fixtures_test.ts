@@ -678,7 +678,7 @@ Deno.test("fuzz: every fixture mutant ends in typed data or a documented SVC_* e
       slugCache: new RunSlugCache(),
       locale: "en-FI",
       profile: undefined,
-      warn: (m) => warnings.push(m),
+      warn: (m) => warnings.push(String(m)),
     };
     let result: { value: unknown } | { thrown: unknown };
     try {

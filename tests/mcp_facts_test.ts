@@ -2,8 +2,8 @@
  * Facts an agent can act on (issue 22 items 3–5), through the SDK client and `svc --sandbox mcp`:
  * option hints in the tool's own argument shape (and the `"group=value"` strings agents write), the
  * real cause of a failed read with true retry facts, `outcome: "unknown"` after a change was sent
- * (with the read tool named, so no retry is needed to learn the state), and unreadable menus as
- * errors.
+ * (with the read tool named, so no retry is needed to learn the state), unreadable menus as
+ * errors, and a bad argument named as the tool takes it (`details.argument`, from the error's `field`).
  */
 
 import assert from "node:assert/strict";
@@ -95,6 +95,33 @@ Deno.test("svc mcp: hints use the tool's own arguments; the string form works; f
         /options entry "Size": use group=value/,
       );
     });
+
+    await t.step(
+      "a bad argument is named as the tool takes it (the service states the input); a hint names the tool",
+      async () => {
+        const clear = await h.call("svc_cart_clear", { venue: PP, all: true });
+        const meta = errorMeta(clear);
+        assert.equal(meta.code, "SVC_INVALID_ARGUMENT");
+        assert.equal(meta.details.argument, "venue", "the input venue_id is the tool's `venue`");
+        assert.match(textOf(clear), /^venue and all cannot be combined \[SVC_INVALID_ARGUMENT\]\./);
+        const remove = await h.call("svc_cart_remove", { item: TIRAMISU, count: 1, all: true });
+        assert.equal(errorMeta(remove).details.argument, "count");
+        assert.match(textOf(remove), /^count and all cannot be combined/);
+        // No basket yet (the adds above were dry runs): the next step is the tool that adds.
+        const empty = errorMeta(await h.call("svc_cart_remove", { item: TIRAMISU }));
+        assert.deepEqual([empty.code, empty.details.hint, empty.details.argument], [
+          "SVC_EMPTY_CART",
+          "add an item with `svc_cart_add`",
+          undefined,
+        ]);
+        const category = await h.call("svc_menu_get", { venue: PP, category: "qqqqqqqq" });
+        assert.equal(
+          errorMeta(category).details.hint,
+          "list the category slugs with `svc_venue_categories` (venue pasta-piccola)",
+        );
+        for (const r of [clear, remove, category]) assert.doesNotMatch(textOf(r), /--[a-z]|`svc [a-z]/);
+      },
+    );
 
     await t.step("a read that fails during an add: its own code and retry facts", async () => {
       await h.faults([

@@ -24,11 +24,14 @@ import {
 } from "../src/cli/commands/venue/run.ts";
 import { optionRule } from "../src/cli/commands/venue/tables.ts";
 import { parsePaging } from "../src/cli/kit/flag_values.ts";
+import { type Text, worded } from "../src/domain/phrase.ts";
+import { COMMAND_LINE } from "../src/output/hints.ts";
 import type { ResolvedLocation } from "../src/services/location/resolve.ts";
 
+/** Warnings as the command line words them. */
 function sink() {
   const warnings: string[] = [];
-  return { warnings, warn: (m: string) => void warnings.push(m), locale: "en-FI" };
+  return { warnings, warn: (m: Text) => void warnings.push(worded(m, COMMAND_LINE)), locale: "en-FI" };
 }
 
 /** The older `opening_times` map shape alone. */
@@ -629,7 +632,8 @@ Deno.test("flag parsers: paging, --include, menu flags, item arguments, --timezo
   const usage = (fn: () => unknown, re: RegExp) =>
     assert.throws(
       fn,
-      (e: unknown) => e instanceof SvcError && e.code === "SVC_INVALID_ARGUMENT" && re.test(e.message),
+      (e: unknown) =>
+        e instanceof SvcError && e.code === "SVC_INVALID_ARGUMENT" && re.test(e.worded(COMMAND_LINE).message),
     );
   assert.deepEqual(parsePaging({}), { limit: undefined, offset: 0 });
   assert.deepEqual(parsePaging({ limit: "10", page: "3" }), { limit: 10, offset: 20 });

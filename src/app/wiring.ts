@@ -9,6 +9,7 @@
  */
 
 import { SvcError } from "../domain/errors.ts";
+import type { Text } from "../domain/phrase.ts";
 import { type ConfigFile, DEFAULT_PROFILE, type Profile, snapshotOf } from "../config/profiles.ts";
 import { type Credentials, resolveCredentials, Session } from "../auth/session.ts";
 import type { CaptureSink } from "../gateway/capture.ts";
@@ -16,8 +17,8 @@ import type { Gateway } from "../gateway/client.ts";
 import type { Hosts } from "../gateway/hosts.ts";
 import type { ServiceContext, WarningKind } from "../services/context.ts";
 
-/** A warnings sink: CLI runs and tool calls each collect their own. */
-export type Warn = (message: string, kind?: WarningKind) => void;
+/** A warnings sink: CLI runs and tool calls each collect their own, in their own words. */
+export type Warn = (message: Text, kind?: WarningKind) => void;
 
 /** The named profile of a config file; a named profile that does not exist is a warning, not an error. */
 export function selectProfile(cfg: ConfigFile, name: string, warn: Warn): Profile | undefined {

@@ -30,7 +30,8 @@ import {
 } from "./kit/globals.ts";
 import { claimOutput, setInterruptView } from "./kit/interrupt.ts";
 import type { OptionsOf } from "./kit/spec.ts";
-import { type RunScope, scopeCommands, svcCommand } from "../output/hints.ts";
+import { COMMAND_LINE, type RunScope, scopeCommands, svcCommand } from "../output/hints.ts";
+import { say, type Text, worded } from "../domain/phrase.ts";
 import { writeStderrLine, writeStdout } from "../output/stdout.ts";
 import { renderError, writeEnvelope } from "./kit/render.ts";
 import { privacyWarnings } from "../config/privacy.ts";
@@ -158,9 +159,13 @@ export class Runtime<C = unknown> {
     return this.hosts ?? hostsFromEnv();
   }
 
-  /** Notes about upstream shapes svc skipped (kind "drift") are kept only with --verbose, in every format. */
-  warn(message: string, kind?: WarningKind): void {
+  /**
+   * Notes about upstream shapes svc skipped (kind "drift") are kept only with --verbose, in every format.
+   * A phrase is worded for the command line (its inputs as flags, its steps as commands).
+   */
+  warn(text: Text, kind?: WarningKind): void {
     if (kind === "drift" && !this.globals.verbose) return;
+    const message = worded(text, COMMAND_LINE);
     if (!this.warnings.includes(message)) this.warnings.push(message);
     if (kind === "in_table") this.inTable.add(message);
   }
@@ -365,12 +370,12 @@ export class Runtime<C = unknown> {
     ) {
       const login =
         "in the sandbox, `svc sandbox login` signs the demo user in again (sandbox state is kept)";
-      err = new SvcError(err.code, err.message, {
+      err = new SvcError(err.code, err.phrase, {
         details: err.details,
         retry: err.retry,
         facts: err.facts,
         // Without a session the account's address is unknown: the location flags still work.
-        hint: err instanceof LocationNeedsSession ? `${login}; or ${err.alternative}` : login,
+        hint: err instanceof LocationNeedsSession ? say`${login}; or ${err.alternative}` : login,
       });
     }
     const forms = this.secretForms();

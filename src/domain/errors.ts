@@ -1,5 +1,7 @@
 /** Stable error codes of the output contract and the process exit code each one maps to. */
 
+import { type Phrase, phraseOf, say, step, type Text, type Wording } from "./phrase.ts";
+
 /**
  * The process exit codes: 0 success, 1 an error, 2 bad usage, 3 the upstream changed, 4 sign-in needed,
  * 130 interrupted.
@@ -84,8 +86,10 @@ export interface RetryFacts {
 export interface ErrorOptions {
   /** Upstream diagnostics (status, URL, body preview); shown only with --verbose. */
   details?: Record<string, unknown>;
-  /** A short next step for people ("run svc login"). */
-  hint?: string;
+  /** A short next step for people ("run svc login"); a phrase when it names inputs or steps. */
+  hint?: Text;
+  /** The input that was wrong (its neutral name); by default the first input the message names. */
+  field?: string;
   cause?: unknown;
   /** Retry facts that are always shown (e.g. retry_after_ms for SVC_RATE_LIMITED; see RetryFacts). */
   retry?: RetryFacts;
@@ -93,26 +97,56 @@ export interface ErrorOptions {
   facts?: Record<string, unknown>;
 }
 
-/** The one error type of svc: a stable code, a message for people, and optional facts, hint and details. */
+/**
+ * The one error type of svc: a stable code, a message for people, and optional facts, hint and details.
+ * The message and hint may name inputs and next steps as facts (`Phrase`): each front end words them
+ * its own way (`worded`); `message` and `hint` are the neutral words, for logs.
+ */
 export class SvcError extends Error {
   readonly code: ErrorCode;
   readonly details?: Record<string, unknown>;
-  readonly hint?: string;
+  /** The message as a phrase: its inputs and next steps as facts. */
+  readonly phrase: Phrase;
+  /** The hint as a phrase. */
+  readonly hintPhrase?: Phrase;
+  /** The input that was wrong, by its neutral name (`venue_id`, `count`, `option`), when one was. */
+  readonly field?: string;
   readonly retry?: RetryFacts;
   readonly facts?: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message: string, options: ErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(code: ErrorCode, message: Text, options: ErrorOptions = {}) {
+    const phrase = phraseOf(message);
+    super(phrase.toString(), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "SvcError";
     this.code = code;
+    this.phrase = phrase;
     this.details = options.details;
-    this.hint = options.hint;
+    const hint = options.hint === undefined ? undefined : phraseOf(options.hint);
+    this.hintPhrase = hint?.parts.length ? hint : undefined;
+    this.field = options.field ?? phrase.fields()[0];
     this.retry = options.retry;
     this.facts = options.facts;
   }
 
+  /** The hint in neutral words (front ends use `worded`). */
+  get hint(): string | undefined {
+    return this.hintPhrase?.toString();
+  }
+
   get exitCode(): number {
     return ERROR_CODES[this.code];
+  }
+
+  /** The same error with its message and hint in `wording`'s words (plain strings from then on). */
+  worded(wording: Wording): SvcError {
+    return new SvcError(this.code, this.phrase.in(wording), {
+      details: this.details,
+      ...(this.hintPhrase ? { hint: this.hintPhrase.in(wording) } : {}),
+      ...(this.field !== undefined ? { field: this.field } : {}),
+      retry: this.retry,
+      facts: this.facts,
+      cause: this.cause,
+    });
   }
 }
 
@@ -129,9 +163,9 @@ export function isSvcError(e: unknown): e is SvcError {
  */
 export class LocationNeedsSession extends SvcError {
   /** What works without a session ("pass --address … or --lat … --lon …"), for hints that name a login. */
-  readonly alternative: string;
-  constructor(message: string, alternative: string) {
-    super("SVC_AUTH_REQUIRED", message, { hint: `run \`svc login\`, or ${alternative}` });
+  readonly alternative: Text;
+  constructor(message: string, alternative: Text) {
+    super("SVC_AUTH_REQUIRED", message, { hint: say`run \`svc login\`, or ${alternative}` });
     this.alternative = alternative;
   }
 }
@@ -301,9 +335,10 @@ export function toSvcError(e: unknown): SvcError {
  */
 export function failedSource(prefix: string, failures: SvcError[]): SvcError {
   const cause = failures.find((e) => e.retry?.retryable) ?? failures[0];
-  return new SvcError(cause.code, `${prefix}: ${cause.message}`, {
+  return new SvcError(cause.code, say`${prefix}: ${cause.phrase}`, {
     details: cause.details,
-    hint: cause.hint,
+    hint: cause.hintPhrase,
+    field: cause.field,
     retry: cause.retry,
     facts: cause.facts,
     cause,
@@ -313,17 +348,14 @@ export function failedSource(prefix: string, failures: SvcError[]): SvcError {
 /** What to read, after a change whose outcome is unknown, before trying it again. */
 export type ChangeTarget = "basket" | "addresses" | "favorites";
 
-/** The command that reads each target (the MCP server names its tool instead: src/mcp/errors.ts). */
-const READ_COMMANDS: Record<ChangeTarget, string> = {
-  basket: "svc cart",
-  addresses: "svc profile addresses",
-  favorites: "svc profile favorites",
-};
+/** The action that reads each target: `svc cart` on the command line, `svc_cart_get` for a tool. */
+const READ_ACTIONS = { basket: "cart.show", addresses: "addresses", favorites: "favorites" } as const;
 
-/** The hint of a change in doubt; `read`: how to read its resource ("run `svc cart`"). */
-export function changeHint(read: string | undefined): string {
-  return `svc never re-sends a change: ${read ?? "check with a read"} to see whether it was applied ` +
-    "before trying again";
+/** The hint of a change in doubt: read `target` (else "check with a read") before trying again. */
+export function changeHint(target: ChangeTarget | undefined): Phrase {
+  return say`svc never re-sends a change: ${
+    target ? step(READ_ACTIONS[target], undefined, { verb: true }) : "check with a read"
+  } to see whether it was applied before trying again`;
 }
 
 /** True when the error says a change was sent and its outcome is unknown. */
@@ -349,13 +381,14 @@ export function changeInDoubt(
   if (known && (had || !target)) return err;
   const read = target ?? had;
   const message = known
-    ? err.message
+    ? err.phrase
     : opts.accepted
-    ? `${err.message} (after the change was accepted upstream)`
-    : `${err.message}; the change was sent, so it may or may not have been applied`;
+    ? say`${err.phrase} (after the change was accepted upstream)`
+    : say`${err.phrase}; the change was sent, so it may or may not have been applied`;
   return new SvcError(err.code, message, {
     details: err.details,
-    hint: changeHint(read ? `run \`${READ_COMMANDS[read]}\`` : undefined),
+    hint: changeHint(read),
+    field: err.field,
     retry: { retryable: false, outcome: "unknown" },
     facts: { ...err.facts, ...(read ? { read_first: read } : {}) },
     cause: err.cause ?? err,

@@ -5,6 +5,7 @@
  */
 
 import { SvcError } from "./errors.ts";
+import { field, type Phrase, say } from "./phrase.ts";
 
 const INTEGER = /^-?\d+$/;
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -12,12 +13,7 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
 /** The largest amount in minor units svc accepts (10 million major units). */
 export const MAX_MINOR_AMOUNT = 1_000_000_000;
 
-const invalid = (message: string) => new SvcError("SVC_INVALID_ARGUMENT", message);
-
-/** How an input is named in messages: "--tip" for flags, the bare name for tool inputs. */
-function label(name: string): string {
-  return name.startsWith("-") || /\s/.test(name) ? name : `--${name}`;
-}
+const invalid = (message: Phrase) => new SvcError("SVC_INVALID_ARGUMENT", message);
 
 /** A whole number from `min` to `max` (at most Number.MAX_SAFE_INTEGER). */
 export function parseInteger(name: string, raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -27,7 +23,7 @@ export function parseInteger(name: string, raw: unknown, min: number, max = Numb
     const range = max >= Number.MAX_SAFE_INTEGER
       ? `a whole number ≥ ${min}`
       : `a whole number from ${min} to ${max}`;
-    throw invalid(`invalid ${label(name)} "${raw}": expected ${range}`);
+    throw invalid(say`invalid ${field(name)} "${raw}": expected ${range}`);
   }
   return n;
 }
@@ -37,7 +33,7 @@ export function parseDecimal(name: string, raw: unknown, min: number, max: numbe
   const text = String(raw ?? "").trim();
   const n = Number(text);
   if (!DECIMAL.test(text) || !Number.isFinite(n) || n < min || n > max) {
-    throw invalid(`invalid ${label(name)} "${raw}": expected a number from ${min} to ${max}`);
+    throw invalid(say`invalid ${field(name)} "${raw}": expected a number from ${min} to ${max}`);
   }
   return n;
 }
@@ -47,7 +43,7 @@ export function parseCoordinate(name: string, raw: unknown, limit: 90 | 180): nu
   const text = String(raw ?? "").trim();
   const n = Number(text);
   if (!DECIMAL.test(text) || !Number.isFinite(n) || Math.abs(n) > limit) {
-    throw invalid(`invalid ${label(name)} "${raw}": expected a number between -${limit} and ${limit}`);
+    throw invalid(say`invalid ${field(name)} "${raw}": expected a number between -${limit} and ${limit}`);
   }
   return n;
 }
@@ -58,8 +54,11 @@ export function parseMinor(name: string, raw: unknown): number {
   const n = Number(text);
   if (!/^\d+$/.test(text) || n > MAX_MINOR_AMOUNT) {
     throw invalid(
-      `invalid ${label(name)} "${raw}": amounts are whole numbers in minor units (cents), e.g. 250 for 2.50` +
-        (/^\d+$/.test(text) ? ` (at most ${MAX_MINOR_AMOUNT})` : ""),
+      say`invalid ${
+        field(name)
+      } "${raw}": amounts are whole numbers in minor units (cents), e.g. 250 for 2.50${
+        /^\d+$/.test(text) ? ` (at most ${MAX_MINOR_AMOUNT})` : ""
+      }`,
     );
   }
   return n;

@@ -1,6 +1,7 @@
 /** "Did you mean" candidates for mistyped commands, flags and data (slugs, categories, values). */
 
 import { SvcError } from "./errors.ts";
+import { say, type Text } from "./phrase.ts";
 
 /** Edit distance (for "did you mean" suggestions). */
 export function distance(a: string, b: string): number {
@@ -30,18 +31,19 @@ export function closest(word: string, candidates: Iterable<string>, max = 3): st
 
 /**
  * SVC_INVALID_ARGUMENT for a value outside a fixed set (`--type grocey`): the message lists what
- * is accepted; the closest accepted values are `details.suggestions`.
+ * is accepted; the closest accepted values are `details.suggestions`. `flag`: the input (`field("type")`,
+ * or the flag as the command line writes it).
  */
 export function invalidChoice(
-  flag: string,
+  flag: Text,
   raw: unknown,
   accepted: readonly string[],
-  opts: { listed?: readonly string[]; hint?: string; verb?: string } = {},
+  opts: { listed?: readonly string[]; hint?: Text; verb?: string } = {},
 ): SvcError {
   const near = closest(String(raw ?? "").trim(), accepted);
   return new SvcError(
     "SVC_INVALID_ARGUMENT",
-    `${opts.verb ?? "invalid"} ${flag} "${raw}": use ${(opts.listed ?? accepted).join(", ")}`,
+    say`${opts.verb ?? "invalid"} ${flag} "${raw}": use ${(opts.listed ?? accepted).join(", ")}`,
     { ...(opts.hint ? { hint: opts.hint } : {}), ...(near.length ? { facts: { suggestions: near } } : {}) },
   );
 }

@@ -25,6 +25,7 @@ import {
   permissionDenied,
   SvcError,
 } from "../domain/errors.ts";
+import { field, say } from "../domain/phrase.ts";
 import type { HostName, Hosts } from "./hosts.ts";
 import { DEFAULT_TIMEOUT_MS, duration } from "./limits.ts";
 import { redact, redactText, redactValues, secretForms } from "./redact.ts";
@@ -253,9 +254,9 @@ export class Gateway {
           this.deadlineMs === undefined ? "?" : duration(this.deadlineMs)
         } (the marketplace is slow or not answering)`,
         {
-          hint:
-            "try again later, or allow more time with --timeout (e.g. --timeout 2m; SVC_DEADLINE_MS sets the " +
-            "default)",
+          hint: say`try again later, or allow more time with ${field("timeout")} (e.g. ${
+            field("timeout")
+          } 2m; SVC_DEADLINE_MS sets the default)`,
           retry: { retryable: true },
           details: { deadline_ms: this.deadlineMs, at: `${spec.method} ${spec.path}` },
         },

@@ -88,9 +88,11 @@ export function redactValuesDeep<T>(value: T, forms: readonly string[], depth = 
 /** The error with every message, hint, detail and fact redacted by value. */
 export function redactError(err: SvcError, forms: readonly string[]): SvcError {
   if (!forms.length) return err;
-  return new SvcError(err.code, redactValues(err.message, forms), {
+  const redact = (text: string) => redactValues(text, forms);
+  return new SvcError(err.code, err.phrase.map(redact), {
     details: err.details && redactValuesDeep(err.details, forms),
-    hint: err.hint && redactValues(err.hint, forms),
+    hint: err.hintPhrase?.map(redact),
+    field: err.field,
     retry: err.retry,
     facts: err.facts && redactValuesDeep(err.facts, forms),
     cause: err.cause,

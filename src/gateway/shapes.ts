@@ -7,6 +7,7 @@
  */
 
 import { SvcError } from "../domain/errors.ts";
+import { field, say } from "../domain/phrase.ts";
 
 export type FieldType = "string" | "number" | "integer" | "boolean" | "object" | "array";
 
@@ -290,9 +291,9 @@ export function changedError(key: EndpointKey, change: ShapeChange, what?: strin
       what ?? UPSTREAM[key].title
     }: \`${change.field}\` ${found}, where svc expects ${change.expected}`,
     {
-      hint:
-        "svc needs an update for this; re-run with --capture <dir> and attach the capture to a bug report " +
-        "(`svc capture check <dir>` first)",
+      hint: say`svc needs an update for this; re-run with ${
+        field("capture")
+      } <dir> and attach the capture to a bug report (\`svc capture check <dir>\` first)`,
       facts: { ...change },
     },
   );

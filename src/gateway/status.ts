@@ -4,6 +4,7 @@
  */
 
 import { SvcError } from "../domain/errors.ts";
+import { field, say } from "../domain/phrase.ts";
 
 /** Statuses a read is retried on (bounded attempts, backoff, Retry-After honoured). */
 export const RETRY_STATUSES = new Set([429, 502, 503, 504]);
@@ -91,7 +92,7 @@ export function statusError(
     `upstream answered ${status} for ${where}${said ? `: ${said}` : ""}`,
     {
       details,
-      hint: "re-run with --verbose for the upstream response",
+      hint: say`re-run with ${field("verbose")} for the upstream response`,
     },
   );
 }

@@ -10,6 +10,7 @@
  */
 
 import { SvcError } from "../domain/errors.ts";
+import { type Text, worded } from "../domain/phrase.ts";
 import type { Paths } from "../config/paths.ts";
 import { type Profile, readConfig } from "../config/profiles.ts";
 import type { Session } from "../auth/session.ts";
@@ -21,6 +22,7 @@ import type { ServiceContext, WarningKind } from "../services/context.ts";
 import { locationOverride, type ResolvedLocation, resolveLocation } from "../services/location/resolve.ts";
 import type { LocalProfile } from "../services/account/addresses/local.ts";
 import { openGateway, openSession, requireSession, selectProfile, serviceContext } from "../app/wiring.ts";
+import { TOOL_WORDING } from "./errors.ts";
 
 /** What the server was started with (fixed for its lifetime). */
 export interface McpSettings {
@@ -99,9 +101,10 @@ export class CallContext {
     // Warnings raised while wiring (a missing profile) belong to the call; `call` exists only after.
     const warnings: string[] = [];
     const made: { call?: CallContext } = {};
-    const warn = (m: string, kind?: WarningKind) => {
-      if (made.call) made.call.warn(m, kind);
-      else if (!(kind === "drift" && !settings.verbose) && !warnings.includes(m)) warnings.push(m);
+    const warn = (text: Text, kind?: WarningKind) => {
+      if (made.call) return made.call.warn(text, kind);
+      const m = worded(text, TOOL_WORDING);
+      if (!(kind === "drift" && !settings.verbose) && !warnings.includes(m)) warnings.push(m);
     };
     const profile = selectProfile(await readConfig(settings.paths.config), settings.profile, warn);
     const session = openSession({
@@ -168,9 +171,13 @@ export class CallContext {
     this.#progress(this.#steps, `${this.#steps} ${what}`);
   }
 
-  /** Notes about upstream shapes svc skipped (kind "drift") reach results only under `svc mcp --verbose`. */
-  warn(message: string, kind?: WarningKind): void {
+  /**
+   * Notes about upstream shapes svc skipped (kind "drift") reach results only under `svc mcp --verbose`.
+   * A phrase is worded for tool callers (its inputs as arguments, its steps as tools).
+   */
+  warn(text: Text, kind?: WarningKind): void {
     if (kind === "drift" && !this.settings.verbose) return;
+    const message = worded(text, TOOL_WORDING);
     if (!this.warnings.includes(message)) this.warnings.push(message);
   }
 

@@ -1,18 +1,14 @@
 /**
  * Errors as tool results: `isError`, one actionable line in `content`, and `_meta` with the CLI's
  * code (`SVC_*`), `retryable`, `retry_after_ms` and `details` (the hint and domain facts such as
- * `suggestions` or `available_delivery_modes`). Upstream diagnostics (URLs, bodies) never leave the
- * process; messages are phrased for tool arguments instead of CLI flags.
+ * `suggestions` or `available_delivery_modes`, and `argument`: the input that was wrong). Upstream
+ * diagnostics (URLs, bodies) never leave the process. Messages and hints name the tools' arguments and
+ * the tools themselves: services state inputs and next steps as facts (src/domain/phrase.ts), worded
+ * here by TOOL_WORDING.
  */
 
-import {
-  changeHint,
-  type ChangeTarget,
-  type ErrorCode,
-  LocationNeedsSession,
-  SvcError,
-  toSvcError,
-} from "../domain/errors.ts";
+import { type ErrorCode, LocationNeedsSession, SvcError, toSvcError } from "../domain/errors.ts";
+import { type Action, say, type Text, worded, type Wording } from "../domain/phrase.ts";
 import { duration } from "../gateway/limits.ts";
 import { redactText } from "../gateway/redact.ts";
 import type { Hosts } from "../gateway/hosts.ts";
@@ -43,40 +39,37 @@ const RETRYABLE = new Set<ErrorCode>([
   "SVC_UPSTREAM_INVALID_RESPONSE",
 ]);
 
-/** CLI flags whose tool argument has another name. */
-const ARGUMENT_NAMES: Record<string, string> = { "venue-id": "venue", option: "options" };
+/** Inputs whose tool argument has another name than the input's own (`venue_id` is `venue`). */
+const ARGUMENT_NAMES: Record<string, string> = { venue_id: "venue", option: "options" };
 
-/** CLI commands named in hints, as the tools that do the same. */
-const TOOLS_FOR_COMMANDS: Array<[RegExp, string]> = [
-  [/`svc cart add`/g, "`svc_cart_add`"],
-  [/`svc cart clear`/g, "`svc_cart_clear`"],
-  [/`svc cart`/g, "`svc_cart_get`"],
-  [/`svc venue menu ([^`]*)`/g, "`svc_menu_get` (venue $1)"],
-  [/`svc venue menu`/g, "`svc_menu_get`"],
-  [/`svc (?:profile|account) addresses`/g, "`svc_addresses_list`"],
-  [/`svc (?:profile|account) orders`/g, "`svc_orders_list`"],
-  [/`svc venues categories`/g, "`svc_categories_list`"],
-  [/`svc venues --query ([^`]*)`/g, "`svc_venues_search` (query $1)"],
-  [/`svc venue categories ([^`]*)`/g, "`svc_venue_categories` (venue $1)"],
-  [/`svc account (orders|addresses|payments|favorites)`/g, "`svc_$1_list`"],
-];
+/** The tool that does each next step a hint may suggest, with its venue or query. */
+const TOOLS: Record<Action, (arg?: string) => string> = {
+  "cart.show": () => "`svc_cart_get`",
+  "cart.add": () => "`svc_cart_add`",
+  "cart.clear": () => "`svc_cart_clear`",
+  menu: (venue) => `\`svc_menu_get\`${venue ? ` (venue ${venue})` : ""}`,
+  "venue.categories": (venue) => `\`svc_venue_categories\`${venue ? ` (venue ${venue})` : ""}`,
+  "venue.hours": (venue) => `\`svc_venue_get\` (${venue ? `venue ${venue}, ` : ""}include hours)`,
+  "venues.search": (query) => `\`svc_venues_search\`${query ? ` (query ${query})` : ""}`,
+  categories: () => "`svc_categories_list`",
+  addresses: () => "`svc_addresses_list`",
+  orders: () => "`svc_orders_list`",
+  favorites: () => "`svc_favorites_list`",
+};
+
+/** A tool caller's words: inputs as the tools' arguments, next steps as the tools that do them. */
+export const TOOL_WORDING: Wording = {
+  field: (name) => ARGUMENT_NAMES[name] ?? name,
+  step: (p) => `${p.verb ? "call " : ""}${TOOLS[p.step](p.arg)}`,
+};
 
 /**
- * Messages and hints for a tool caller: argument names for flags, tool names for commands, no endpoints.
- * A command no tool does (run in a terminal) keeps the server's scope: `--sandbox`, a named `--profile`.
+ * Any text for a tool caller: no endpoints, no upstream origins, no secrets. A command no tool does
+ * (run in a terminal, such as `svc login`) keeps the server's scope: `--sandbox`, a named `--profile`.
+ * Inputs and next steps are worded before (TOOL_WORDING), from the facts the services state.
  */
 export function forTools(text: string, hosts?: Hosts, scope?: RunScope): string {
-  let out = text;
-  for (const [re, name] of TOOLS_FOR_COMMANDS) out = out.replace(re, name);
-  // Before flags become argument names below: `--sandbox` must stay a flag of the command line.
-  if (scope) out = scopeCommands(out, scope);
-  // Flags become argument names, except inside a command line to run in a terminal (`svc …`).
-  out = out.split(/(`svc\s[^`]*`)/).map((part) =>
-    part.startsWith("`svc") ? part : part.replace(
-      /(^|[\s`'"(/])--([a-z][a-z-]*)/g,
-      (_m, pre: string, flag: string) => pre + (ARGUMENT_NAMES[flag] ?? flag.replace(/-/g, "_")),
-    )
-  ).join("");
+  let out = scope ? scopeCommands(text, scope) : text;
   // Upstream endpoints: "(GET /path)" and "for POST /path" are diagnostics, not messages.
   out = out.replace(/ ?\((?:GET|POST|PUT|DELETE|PATCH) \/[^)\s]*\)/g, "")
     .replace(/ for (?:GET|POST|PUT|DELETE|PATCH) \/[^\s:;,)]*/g, "");
@@ -92,13 +85,6 @@ function deadlineOf(err: SvcError): number | undefined {
   return err.code === "SVC_UPSTREAM_TEMPORARY" && typeof ms === "number" ? ms : undefined;
 }
 
-/** The tool that reads what a change in doubt changed (`read_first`). */
-const READ_TOOLS: Record<ChangeTarget, string> = {
-  basket: "svc_cart_get",
-  addresses: "svc_addresses_list",
-  favorites: "svc_favorites_list",
-};
-
 /** Option choices as the `options` argument takes them (the CLI's hint shows `--option` flags). */
 function optionsHint(examples: unknown[]): string | undefined {
   const list = examples.filter((o): o is { group: string; value: string } =>
@@ -110,12 +96,8 @@ function optionsHint(examples: unknown[]): string | undefined {
   return `for example, in options: ${entries} (one value per entry)`;
 }
 
-/** Hints from the error's facts, in the tools' own terms; else the CLI's hint (rewritten by forTools). */
-function hintFor(err: SvcError, sandbox: boolean): string | undefined {
-  if (err.retry?.outcome === "unknown") {
-    const read = READ_TOOLS[err.facts?.read_first as ChangeTarget];
-    return changeHint(read ? `call \`${read}\`` : undefined);
-  }
+/** Hints from the error's facts, in the tools' own terms; else the error's own hint. */
+function hintFor(err: SvcError, sandbox: boolean): Text | undefined {
   if (Array.isArray(err.facts?.example_options)) {
     const hint = optionsHint(err.facts.example_options);
     if (hint) return hint;
@@ -125,10 +107,11 @@ function hintFor(err: SvcError, sandbox: boolean): string | undefined {
       ? "run `svc sandbox login` in a terminal (signs the sandbox demo user in again); this server picks it up without a restart"
       : "run `svc login` in a terminal; this server picks the new session up without a restart";
     // Without a session the account's address is unknown: location arguments still work.
-    return err instanceof LocationNeedsSession ? `${login}; or ${err.alternative}` : login;
+    return err instanceof LocationNeedsSession ? say`${login}; or ${err.alternative}` : login;
   }
-  if (!err.hint || /--verbose/.test(err.hint)) return undefined;
-  return err.hint;
+  // Upstream diagnostics stay in the process: a hint to re-run with `--verbose` is for the command line.
+  if (!err.hintPhrase || err.hintPhrase.fields().includes("verbose")) return undefined;
+  return err.hintPhrase;
 }
 
 export function errorMeta(
@@ -139,7 +122,11 @@ export function errorMeta(
   let err = toSvcError(e);
   // A tool has no command line: a missing or conflicting argument is an invalid argument.
   if (err.code === "SVC_USAGE") {
-    err = new SvcError("SVC_INVALID_ARGUMENT", err.message, { hint: err.hint, facts: err.facts });
+    err = new SvcError("SVC_INVALID_ARGUMENT", err.phrase, {
+      hint: err.hintPhrase,
+      facts: err.facts,
+      ...(err.field !== undefined ? { field: err.field } : {}),
+    });
   }
   const deadline = deadlineOf(err);
   // A call's deadline is the server's setting, not an argument: said in the caller's terms.
@@ -147,8 +134,11 @@ export function errorMeta(
     ? "try again; the server's per-call limit is set when it starts (`svc mcp --timeout`)"
     : hintFor(err, opts.sandbox);
   const details: Record<string, unknown> = {};
-  if (hint) details.hint = forTools(hint, opts.hosts, scope);
+  const hintText = hint === undefined ? "" : worded(hint, TOOL_WORDING);
+  if (hintText) details.hint = forTools(hintText, opts.hosts, scope);
   if (err.facts) Object.assign(details, err.facts);
+  // The argument that was wrong, by its name in the tool's input schema.
+  if (err.field !== undefined) details.argument = TOOL_WORDING.field(err.field);
   // Of the upstream diagnostics only the HTTP status leaves the process (no URL, no body).
   if (typeof err.details?.status === "number") details.upstream_status = err.details.status;
   if (deadline !== undefined) details.deadline_ms = deadline;
@@ -158,7 +148,7 @@ export function errorMeta(
     ? `the call did not finish within its time limit of ${
       duration(deadline)
     } (the marketplace is slow or not answering)`
-    : err.message;
+    : err.phrase.in(TOOL_WORDING);
   return {
     message: forTools(message, opts.hosts, scope),
     code: err.code,

@@ -5,7 +5,12 @@
  * suggests goes through here: renderers build theirs with `svcCommand`, and the CLI and the MCP server
  * pass every message, hint and warning through `scopeCommands`, which rewrites each `svc …` in
  * backticks (services name commands that way, not knowing the run).
+ *
+ * Also how the command line words what services state as facts (src/domain/phrase.ts): an input as
+ * its flag (`--venue-id`), a next step as its command (`` `svc cart` ``).
  */
+
+import type { Action, Wording } from "../domain/phrase.ts";
 
 /** What a suggested command must repeat of the run that suggests it. */
 export interface RunScope {
@@ -64,3 +69,24 @@ export function scopeCommands(text: string, scope: RunScope): string {
     (_m, rest: string | undefined) => `\`${svcCommand(rest ?? "", scope)}\``,
   );
 }
+
+/** The command (after `svc`) of each next step a hint may suggest; `arg` is its venue or query. */
+const COMMANDS: Record<Action, (arg?: string) => string> = {
+  "cart.show": () => "cart",
+  "cart.add": () => "cart add",
+  "cart.clear": () => "cart clear",
+  menu: (venue) => `venue menu ${venue ?? "<venue>"}`,
+  "venue.categories": (venue) => `venue categories ${venue ?? "<venue>"}`,
+  "venue.hours": (venue) => `venue hours ${venue ?? "<venue>"}`,
+  "venues.search": (query) => `venues --query ${query ?? "<name>"}`,
+  categories: () => "venues categories",
+  addresses: () => "profile addresses",
+  orders: () => "profile orders",
+  favorites: () => "profile favorites",
+};
+
+/** The command line's words: inputs as flags, next steps as commands (the run's scope comes later). */
+export const COMMAND_LINE: Wording = {
+  field: (name) => `--${name.replace(/_/g, "-")}`,
+  step: (p) => `${p.verb ? "run " : ""}\`svc ${COMMANDS[p.step](p.arg)}\``,
+};

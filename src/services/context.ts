@@ -3,6 +3,7 @@
 import type { Gateway } from "../gateway/client.ts";
 import type { SlugCache } from "../config/slug_cache.ts";
 import type { Profile } from "../config/profiles.ts";
+import type { Text } from "../domain/phrase.ts";
 
 /** What every service receives from the CLI or the MCP server. */
 export interface ServiceContext {
@@ -17,9 +18,9 @@ export interface ServiceContext {
    * CLI in every format, the MCP server in tool results). A warning that changes what the result
    * means (it is incomplete, a value the person asked for is missing) is not drift.
    * `in_table`: the command's table says the same itself (its title): JSON/YAML `warnings` only, so a
-   * person reads it once.
+   * person reads it once. A phrase names inputs and next steps for the front end to word.
    */
-  warn(message: string, kind?: WarningKind): void;
+  warn(message: Text, kind?: WarningKind): void;
 }
 
 /** How a warning is shown (see `ServiceContext.warn`). */

@@ -2,6 +2,7 @@
 
 import { DatabaseSync } from "node:sqlite";
 import { SvcError } from "../domain/errors.ts";
+import { field, say } from "../domain/phrase.ts";
 import {
   type Filters,
   lastMonths,
@@ -50,24 +51,29 @@ function dateFilter(name: string, raw: unknown): string | undefined {
   const m = v.match(/^(\d{4})-(\d{2})-(\d{2})$/);
   const d = m ? new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])) : undefined;
   if (!m || !d || d.getUTCFullYear() !== +m[1] || d.getUTCMonth() !== +m[2] - 1 || d.getUTCDate() !== +m[3]) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --${name} "${raw}": use a date like 2026-01-31`);
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      say`invalid ${field(name)} "${raw}": use a date like 2026-01-31`,
+    );
   }
   return v;
 }
 
 /**
  * The date range and currency of `svc stats summary` and the stats tools, checked once for both
- * (messages name flags; the MCP server rewrites `--from` as `from`).
+ * (messages name the inputs as facts: `--from` on the command line, `from` for a tool).
  */
 export function summaryFilters(raw: { from?: unknown; to?: unknown; currency?: unknown }): Filters {
   const from = dateFilter("from", raw.from);
   const to = dateFilter("to", raw.to);
-  if (from && to && from > to) throw new SvcError("SVC_INVALID_ARGUMENT", "--from is after --to");
+  if (from && to && from > to) {
+    throw new SvcError("SVC_INVALID_ARGUMENT", say`${field("from")} is after ${field("to")}`);
+  }
   const currency = raw.currency === undefined ? undefined : String(raw.currency).trim().toUpperCase();
   if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) {
     throw new SvcError(
       "SVC_INVALID_ARGUMENT",
-      `invalid --currency "${raw.currency}": use an ISO code like EUR`,
+      say`invalid ${field("currency")} "${raw.currency}": use an ISO code like EUR`,
     );
   }
   return { from, to, currency };

@@ -6,6 +6,7 @@
 
 import type { DatabaseSync } from "node:sqlite";
 import { SvcError } from "../domain/errors.ts";
+import { joined } from "../domain/phrase.ts";
 import type { Gateway } from "../gateway/client.ts";
 import { catalogRow, nowIso, orderRows } from "./mapping.ts";
 import { MAX_ATTEMPTS, Pacer } from "./pacer.ts";
@@ -287,15 +288,19 @@ export async function syncHistory(opts: SyncOptions): Promise<SyncResult> {
       );
     } catch (e) {
       if (e instanceof SvcError && e.code !== "SVC_INTERRUPTED") {
-        throw new SvcError(e.code, `${e.message} (after ${i} of ${queue.length} order details were saved)`, {
-          details: e.details,
-          retry: e.retry,
-          facts: e.facts,
-          // Resuming does not help when the payload changed shape: that error's own hint stays.
-          hint: e.code === "SVC_UPSTREAM_CHANGED"
-            ? e.hint
-            : "run `svc stats` again to resume where this run stopped",
-        });
+        throw new SvcError(
+          e.code,
+          joined([e.phrase, ` (after ${i} of ${queue.length} order details were saved)`], ""),
+          {
+            details: e.details,
+            retry: e.retry,
+            facts: e.facts,
+            // Resuming does not help when the payload changed shape: that error's own hint stays.
+            hint: e.code === "SVC_UPSTREAM_CHANGED"
+              ? e.hintPhrase
+              : "run `svc stats` again to resume where this run stopped",
+          },
+        );
       }
       throw e;
     }

@@ -10,7 +10,7 @@ import { colorEnabled, makeStyle } from "../../output/style.ts";
 import { lineSafe } from "../../output/sanitize.ts";
 import { writeStderrLine, writeStdout } from "../../output/stdout.ts";
 import { claimOutput, interruptMayWrite, type InterruptView } from "./interrupt.ts";
-import { type RunScope, scopeCommands, svcCommand } from "../../output/hints.ts";
+import { COMMAND_LINE, type RunScope, scopeCommands, svcCommand } from "../../output/hints.ts";
 
 /**
  * Writes the one envelope to stdout. `byInterrupt`: the SVC_INTERRUPTED envelope, written only when
@@ -39,6 +39,8 @@ export interface ErrorContext extends InterruptView {
  * When stdout itself cannot be written (SVC_OUTPUT_ERROR), the message goes to stderr in every mode.
  */
 export async function renderError(err: SvcError, ctx: ErrorContext): Promise<void> {
+  // The inputs and next steps the error names, as flags and commands.
+  err = err.worded(COMMAND_LINE);
   // Commands the message, hint and warnings suggest repeat the run's scope (--sandbox, --profile).
   const scope: RunScope = { sandbox: ctx.sandbox === true, profile: ctx.profile };
   // A suggestion that is a command line ("Did you mean: svc cart add") keeps the scope too.

@@ -9,6 +9,7 @@ import { basketVenueKey } from "../../domain/refs.ts";
 import { checkoutPreview } from "../../services/checkout/preview.ts";
 import { explainCheckout } from "../../services/checkout/explain.ts";
 import { READ, tool, type Toolset } from "../tool.ts";
+import { TOOL_WORDING } from "../errors.ts";
 import { location, minor, nMoney, nstr, text, venueArg } from "../schemas.ts";
 import { TOP_LEVEL_MODES } from "../../domain/vocab.ts";
 
@@ -107,7 +108,7 @@ const preview = tool({
           notes: [],
         },
         // The same words as the CLI: which modes the venue offers now, which of them delivery_mode takes.
-        summary: `${e.message}; available_delivery_modes: ${available.join(", ") || "none"}`,
+        summary: `${e.phrase.in(TOOL_WORDING)}; available_delivery_modes: ${available.join(", ") || "none"}`,
       };
     }
   },

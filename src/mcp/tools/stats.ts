@@ -9,6 +9,7 @@
 
 import { z } from "zod";
 import { SvcError } from "../../domain/errors.ts";
+import { say, type Text } from "../../domain/phrase.ts";
 import { localGroups, localSummary, summaryFilters } from "../../stats/summary.ts";
 import {
   FRESH_FOR_MS,
@@ -70,8 +71,8 @@ async function historyFile(call: CallContext): Promise<string> {
   const last = await lastSync(path, profile);
   if (last?.whole && Date.now() - last.at < FRESH_FOR_MS) return path;
   const stale = last?.whole
-    ? (why: string) =>
-      call.warn(`${why}; the figures are from the last sync, ${ago(Date.now() - last.at)} ago`)
+    ? (why: Text) =>
+      call.warn(say`${why}; the figures are from the last sync, ${ago(Date.now() - last.at)} ago`)
     : undefined;
   if (!call.session.hasCredentials()) {
     if (stale) {
@@ -95,7 +96,7 @@ async function historyFile(call: CallContext): Promise<string> {
     if (!stale || !(e instanceof SvcError) || e instanceof SyncOutOfTime || e.code === "SVC_INTERRUPTED") {
       throw e;
     }
-    stale(`the order history could not be refreshed (${e.message})`);
+    stale(say`the order history could not be refreshed (${e.phrase})`);
   }
   return path;
 }

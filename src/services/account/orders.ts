@@ -1,6 +1,7 @@
 /** Order history: one page of the list (with a local status filter) and one order's detail. */
 
 import { SvcError } from "../../domain/errors.ts";
+import { field, say, step, type Text } from "../../domain/phrase.ts";
 import { type Money, money } from "../../domain/money.ts";
 import { arr, bool, type Json, num, obj, type ServiceContext, str } from "../context.ts";
 import { requireShape } from "../../gateway/shapes.ts";
@@ -15,14 +16,15 @@ import { ORDER_STATUSES } from "../../domain/vocab.ts";
  * A status filter as given: trimmed and lower-cased, never empty. Any value is accepted (upstream may
  * send statuses not seen yet); one that is not in ORDER_STATUSES gets a warning.
  */
-export function orderStatusFilter(raw: unknown, warn: (m: string) => void): string | undefined {
+export function orderStatusFilter(raw: unknown, warn: (m: Text) => void): string | undefined {
   if (raw === undefined) return undefined;
   const status = String(raw).trim().toLowerCase();
-  if (!status) throw new SvcError("SVC_INVALID_ARGUMENT", "--status must not be empty");
+  if (!status) throw new SvcError("SVC_INVALID_ARGUMENT", say`${field("status")} must not be empty`);
   if (!ORDER_STATUSES.includes(status)) {
     warn(
-      `--status "${status}" is not one of the seen values (${ORDER_STATUSES.join(", ")}); ` +
-        "filtering for it anyway",
+      say`${field("status")} "${status}" is not one of the seen values (${
+        ORDER_STATUSES.join(", ")
+      }); filtering for it anyway`,
     );
   }
   return status;
@@ -127,11 +129,12 @@ export async function listOrders(ctx: ServiceContext, opts: OrderListOptions): P
     if (opts.pageToken && e instanceof SvcError && e.code === "SVC_UPSTREAM_ERROR" && status === 400) {
       throw new SvcError(
         "SVC_INVALID_ARGUMENT",
-        `--page-token "${opts.pageToken}" is not a page of your order history`,
+        say`${field("page_token")} "${opts.pageToken}" is not a page of your order history`,
         {
           details: e.details,
-          hint:
-            'pass the token a page ends with ("next: --page-token …"), or leave it out for the first page',
+          hint: say`pass the token a page ends with ("next: ${
+            field("page_token")
+          } …"), or leave it out for the first page`,
         },
       );
     }
@@ -243,7 +246,7 @@ export function validPurchaseId(id: string): string {
   const v = id.trim();
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(v)) {
     throw new SvcError("SVC_INVALID_ARGUMENT", `"${id}" is not a purchase id`, {
-      hint: "use the purchase_id shown by `svc profile orders`",
+      hint: say`use the purchase_id shown by ${step("orders")}`,
     });
   }
   return v;
@@ -264,7 +267,7 @@ export async function orderDetail(ctx: ServiceContext, purchaseId: string): Prom
     if (e instanceof SvcError && e.code === "SVC_NOT_FOUND") {
       throw new SvcError("SVC_NOT_FOUND", `no order with purchase id ${purchaseId}`, {
         details: e.details,
-        hint: "list the ids with `svc profile orders`",
+        hint: say`list the ids with ${step("orders")}`,
       });
     }
     throw e;

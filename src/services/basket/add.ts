@@ -6,6 +6,7 @@
  */
 
 import { failedSource, SvcError } from "../../domain/errors.ts";
+import { field, say, type Text } from "../../domain/phrase.ts";
 import { type ItemRef, parseItemRef, parseVenueRef, type VenueRef } from "../../domain/refs.ts";
 import { formatMinor, type Money, money } from "../../domain/money.ts";
 import type { ServiceContext } from "../context.ts";
@@ -91,12 +92,12 @@ export interface AddInput {
   venueSlug?: unknown;
 }
 
-const invalid = (message: string) => new SvcError("SVC_INVALID_ARGUMENT", message);
+const invalid = (message: Text) => new SvcError("SVC_INVALID_ARGUMENT", message);
 
 /** Checks `cart add` inputs before any upstream call and builds the request (venue, item or picking rule). */
 export function addRequestOf(input: AddInput): AddRequest {
   const query = typeof input.query === "string" ? input.query.trim() : undefined;
-  if (input.query !== undefined && !query) throw invalid("--query must not be empty");
+  if (input.query !== undefined && !query) throw invalid(say`${field("query")} must not be empty`);
   let venue: VenueRef | undefined;
   let item: ItemRef | undefined;
   if (input.item !== undefined) item = parseItemRef(input.item);
@@ -105,26 +106,33 @@ export function addRequestOf(input: AddInput): AddRequest {
   else if (item) throw invalid(`the item "${input.item}" names no venue: give the venue too, or an item URL`);
   if (!venue) throw new SvcError("SVC_USAGE", "cart add needs a venue (slug, id or URL) or an item URL");
   if (item && (query !== undefined || input.cheapest)) {
-    throw invalid("give an item id or URL, or --query/--cheapest, not both");
+    throw invalid(say`give an item id or URL, or ${field("query")}/${field("cheapest")}, not both`);
   }
   if (!item && query === undefined && !input.cheapest) {
-    throw new SvcError("SVC_USAGE", "cart add needs an item id or URL, --query <name>, or --cheapest");
+    throw new SvcError(
+      "SVC_USAGE",
+      say`cart add needs an item id or URL, ${field("query")} <name>, or ${field("cheapest")}`,
+    );
   }
   const currency = typeof input.currency === "string" ? input.currency.trim().toUpperCase() : undefined;
   if (input.currency !== undefined && (currency === undefined || !/^[A-Z]{3}$/.test(currency))) {
-    throw invalid(`invalid --currency "${input.currency}": use an ISO code such as EUR`);
+    throw invalid(say`invalid ${field("currency")} "${input.currency}": use an ISO code such as EUR`);
   }
   const venueSlug = typeof input.venueSlug === "string" ? input.venueSlug.trim().toLowerCase() : undefined;
   if (input.venueSlug !== undefined && (venueSlug === undefined || !/^[a-z0-9][a-z0-9-]*$/.test(venueSlug))) {
-    throw invalid(`invalid --venue-slug "${input.venueSlug}"`);
+    throw invalid(say`invalid ${field("venue_slug")} "${input.venueSlug}"`);
   }
   const count = input.count ?? 1;
   if (!Number.isInteger(count) || count < 1 || count > MAX_ADD_COUNT) {
-    throw invalid(`invalid --count "${input.count}": expected an integer from 1 to ${MAX_ADD_COUNT}`);
+    throw invalid(
+      say`invalid ${field("count")} "${input.count}": expected an integer from 1 to ${MAX_ADD_COUNT}`,
+    );
   }
   if (input.price !== undefined && (!Number.isInteger(input.price) || input.price < 0)) {
     throw invalid(
-      `invalid --price "${input.price}": amounts are whole numbers in minor units (cents), e.g. 250 for 2.50`,
+      say`invalid ${
+        field("price")
+      } "${input.price}": amounts are whole numbers in minor units (cents), e.g. 250 for 2.50`,
     );
   }
   return {
@@ -160,8 +168,8 @@ async function resolveAddVenue(
     page = await openVenue(ctx, ref, location, { need: "id" });
   } catch (e) {
     if (e instanceof SvcError && ["SVC_NOT_FOUND", "SVC_VENUE_UNRESOLVED"].includes(e.code)) {
-      throw new SvcError("SVC_VENUE_UNRESOLVED", `cannot resolve the venue to its id: ${e.message}`, {
-        hint: e.hint ?? "pass the venue's slug or URL",
+      throw new SvcError("SVC_VENUE_UNRESOLVED", say`cannot resolve the venue to its id: ${e.phrase}`, {
+        hint: e.hintPhrase ?? "pass the venue's slug or URL",
       });
     }
     throw e;
@@ -169,7 +177,7 @@ async function resolveAddVenue(
   if (req.venue.kind === "id" && page.id !== req.venue.id) {
     throw new SvcError(
       "SVC_VENUE_UNRESOLVED",
-      `--venue-slug ${slugHint} is venue ${page.id}, not ${req.venue.id}`,
+      say`${field("venue_slug")} ${slugHint} is venue ${page.id}, not ${req.venue.id}`,
     );
   }
   return page;
@@ -301,7 +309,7 @@ async function planAdd(
   if (req.currency && req.currency.toUpperCase() !== currency) {
     throw new SvcError(
       "SVC_CURRENCY_UNKNOWN",
-      `--currency ${req.currency} does not match the venue's ${currency}`,
+      say`${field("currency")} ${req.currency} does not match the venue's ${currency}`,
     );
   }
   // --price, --name and --currency are expectations: a mismatch with the current item adds nothing.
@@ -317,31 +325,32 @@ async function planAdd(
     if (req.price === undefined) {
       throw new SvcError(
         "SVC_ITEM_AVAILABILITY_UNKNOWN",
-        `the price of item ${itemId} is unknown; pass --price`,
+        say`the price of item ${itemId} is unknown; pass ${field("price")}`,
       );
     }
     unit = req.price - optionsPerUnit;
     if (unit < 0) {
       throw new SvcError(
         "SVC_INVALID_ARGUMENT",
-        `--price ${fmt(req.price)} is below the chosen options' ${fmt(optionsPerUnit)} per unit; ` +
-          "--price is the unit price with the options",
+        say`${field("price")} ${fmt(req.price)} is below the chosen options' ${
+          fmt(optionsPerUnit)
+        } per unit; ${field("price")} is the unit price with the options`,
       );
     }
   } else if (req.price !== undefined && req.price !== unit + optionsPerUnit) {
     const parts = optionsPerUnit ? ` (item ${fmt(unit)} + options ${fmt(optionsPerUnit)})` : "";
     throw new SvcError(
       "SVC_ITEM_CHANGED",
-      `the current unit price${optionsPerUnit ? " with the chosen options" : ""} is ${
+      say`the current unit price${optionsPerUnit ? " with the chosen options" : ""} is ${
         fmt(unit + optionsPerUnit)
-      }${parts}, not the expected ${fmt(req.price)} (--price), so nothing was added`,
+      }${parts}, not the expected ${fmt(req.price)} (${field("price")}), so nothing was added`,
     );
   }
   const name = current.name ?? req.name ?? itemId;
   if (req.name && current.name && lower(req.name) !== lower(current.name)) {
     throw new SvcError(
       "SVC_ITEM_CHANGED",
-      `the item is called "${current.name}", not "${req.name}" (--name), so nothing was added`,
+      say`the item is called "${current.name}", not "${req.name}" (${field("name")}), so nothing was added`,
     );
   }
   const perUnit = unit + optionsPerUnit;

@@ -6,6 +6,7 @@
  */
 
 import { SvcError } from "../../domain/errors.ts";
+import { field, say, step } from "../../domain/phrase.ts";
 import { type Money, money } from "../../domain/money.ts";
 import type { ServiceContext } from "../context.ts";
 import type { ResolvedLocation } from "../location/resolve.ts";
@@ -50,22 +51,28 @@ export function removeArgs(raw: {
   urlVenue?: string;
 }): { count: number; all: boolean; line?: number; venueId?: string } {
   if (raw.all && raw.count !== undefined) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", "--count and --all cannot be combined");
+    throw new SvcError("SVC_INVALID_ARGUMENT", say`${field("count")} and ${field("all")} cannot be combined`);
   }
   if (raw.all && raw.line !== undefined) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", "--line and --all cannot be combined");
+    throw new SvcError("SVC_INVALID_ARGUMENT", say`${field("line")} and ${field("all")} cannot be combined`);
   }
   const count = raw.count ?? 1;
   if (!Number.isInteger(count) || count < 1) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --count "${raw.count}": expected an integer >= 1`);
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      say`invalid ${field("count")} "${raw.count}": expected an integer >= 1`,
+    );
   }
   if (raw.line !== undefined && (!Number.isInteger(raw.line) || raw.line < 1)) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid --line "${raw.line}": expected an integer >= 1`);
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      say`invalid ${field("line")} "${raw.line}": expected an integer >= 1`,
+    );
   }
   if (raw.venueId && raw.urlVenue && raw.venueId !== raw.urlVenue && !/^[0-9a-f]{24}$/.test(raw.venueId)) {
     throw new SvcError(
       "SVC_VENUE_CONFLICT",
-      `the item URL belongs to "${raw.urlVenue}", not "${raw.venueId}" (--venue-id)`,
+      say`the item URL belongs to "${raw.urlVenue}", not "${raw.venueId}" (${field("venue_id")})`,
     );
   }
   return { count, all: raw.all === true, line: raw.line, venueId: raw.venueId ?? raw.urlVenue };
@@ -74,7 +81,10 @@ export function removeArgs(raw: {
 /** `cart clear` inputs: one venue's basket or --all, not both. */
 export function clearArgs(raw: { venueId?: string; all?: boolean }): { venueId?: string; all: boolean } {
   if (raw.all && raw.venueId) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", "--venue-id and --all cannot be combined");
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      say`${field("venue_id")} and ${field("all")} cannot be combined`,
+    );
   }
   return { venueId: raw.venueId, all: raw.all === true };
 }
@@ -114,7 +124,7 @@ export async function setLineCount(
   if (!Number.isInteger(count) || count < 0 || count > MAX_LINE_COUNT) {
     throw new SvcError(
       "SVC_INVALID_ARGUMENT",
-      `invalid --count "${count}": expected an integer from 0 to ${MAX_LINE_COUNT}`,
+      say`invalid ${field("count")} "${count}": expected an integer from 0 to ${MAX_LINE_COUNT}`,
     );
   }
   return await serialized(async () => {
@@ -141,7 +151,7 @@ export async function setLineCount(
           basket
             ? `item ${itemId} is not in the basket of ${basket.venue.name ?? basket.id}`
             : `item ${itemId} is in no basket`,
-          { hint: "add it with `svc cart add`" },
+          { hint: say`add it with ${step("cart.add")}` },
         );
       }
       if (opts.venueId && !basket) ctx.warn(`there is no basket for venue ${opts.venueId}`);
@@ -215,17 +225,17 @@ function targetLines(basket: Basket, itemId: string, opts: RemoveOptions, basket
     if (!line) {
       throw new SvcError(
         "SVC_INVALID_ARGUMENT",
-        `--line ${opts.line}: the basket of ${
+        say`${field("line")} ${opts.line}: the basket of ${
           basket.venue.name ?? basket.id
         } has ${basket.lines.length} line(s)`,
-        { hint: "see the line numbers with `svc cart`" },
+        { hint: say`see the line numbers with ${step("cart.show")}` },
       );
     }
     if (line.id !== itemId) {
       throw new SvcError(
         "SVC_INVALID_ARGUMENT",
         `line ${opts.line} is ${line.name ?? line.id} (${line.id}), not item ${itemId}`,
-        { hint: "see the line numbers with `svc cart`" },
+        { hint: say`see the line numbers with ${step("cart.show")}`, field: "line" },
       );
     }
     return [opts.line - 1];
@@ -248,7 +258,7 @@ function targetLines(basket: Basket, itemId: string, opts: RemoveOptions, basket
       `item ${itemId} is not in ${where}; it is in the basket of ${
         found_in.map((h) => `${h.venue_name ?? h.basket_id} (${h.venue_id})`).join(" and of ")
       }`,
-      { hint: `pick that basket with --venue-id ${found_in[0].venue_id}`, facts: { found_in } },
+      { hint: say`pick that basket with ${field("venue_id")} ${found_in[0].venue_id}`, facts: { found_in } },
     );
   }
   if (matching.length > 1 && !opts.all) {
@@ -261,7 +271,10 @@ function targetLines(basket: Basket, itemId: string, opts: RemoveOptions, basket
     throw new SvcError(
       "SVC_ITEM_AMBIGUOUS",
       `item ${itemId} is in ${matching.length} lines with different options: ${lines.join("; ")}`,
-      { hint: "pick one with --line <n>, or remove them all with --all", facts: { lines } },
+      {
+        hint: say`pick one with ${field("line")} <n>, or remove them all with ${field("all")}`,
+        facts: { lines },
+      },
     );
   }
   return matching.map(([, i]) => i);

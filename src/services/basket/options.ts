@@ -5,6 +5,7 @@
  */
 
 import { SvcError } from "../../domain/errors.ts";
+import { field, joined, type Phrase, say, type Text } from "../../domain/phrase.ts";
 import type { OptionGroup } from "../menu/items.ts";
 import type { OptionLine } from "./read.ts";
 
@@ -18,16 +19,16 @@ export interface OptionChoice {
 }
 
 /** `group=value[:count]` (ids or names); `what` names the input in errors (`--option "…"`). */
-export function parseOptionFlag(raw: string, what = `--option "${raw}"`): OptionChoice {
+export function parseOptionFlag(raw: string, what: Text = say`${field("option")} "${raw}"`): OptionChoice {
   const m = raw.match(/^\s*([^=]+?)\s*=\s*(.+?)\s*$/);
   if (!m) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid ${what}: use group=value or group=value:count`);
+    throw new SvcError("SVC_INVALID_ARGUMENT", say`invalid ${what}: use group=value or group=value:count`);
   }
   // `value:count` is split off only when the tail is a number; names containing ":" or "," still match whole.
   const counted = m[2].match(/^(.+?)\s*:\s*(\d+)$/);
   const count = counted ? Number(counted[2]) : 1;
   if (counted && count < 1) {
-    throw new SvcError("SVC_INVALID_ARGUMENT", `invalid ${what}: the count after ":" must be ≥ 1`);
+    throw new SvcError("SVC_INVALID_ARGUMENT", say`invalid ${what}: the count after ":" must be ≥ 1`);
   }
   return { group: m[1], value: counted ? counted[1] : m[2], count, text: m[2] };
 }
@@ -59,10 +60,11 @@ export interface ExampleOption {
   value: string;
 }
 
-const optionFlags = (list: ExampleOption[]) => list.map((o) => `--option '${o.group}=${o.value}'`).join(" ");
+const optionFlags = (list: ExampleOption[]): Phrase =>
+  joined(list.map((o) => say`${field("option")} '${o.group}=${o.value}'`), " ");
 
-function exampleOption(o: ExampleOption): { facts: Record<string, unknown>; hint: string } {
-  return { facts: { example_options: [o] }, hint: `for example: ${optionFlags([o])}` };
+function exampleOption(o: ExampleOption): { facts: Record<string, unknown>; hint: Phrase } {
+  return { facts: { example_options: [o] }, hint: say`for example: ${optionFlags([o])}` };
 }
 
 /** Rule 5: options by id or case-insensitive name, required/min/max counts, free vs unknown prices. */
@@ -103,7 +105,7 @@ export function buildOptions(
         examples.length
           ? {
             facts: { suggestions, example_options: examples },
-            hint: `one value each: ${optionFlags(examples)}`,
+            hint: say`one value each: ${optionFlags(examples)}`,
           }
           : { facts: { suggestions } },
       );

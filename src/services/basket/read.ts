@@ -5,6 +5,7 @@
  */
 
 import { SvcError } from "../../domain/errors.ts";
+import { say, step } from "../../domain/phrase.ts";
 import { isObjectId } from "../../domain/ids.ts";
 import { type Money, money } from "../../domain/money.ts";
 import { arr, bool, num, obj, type ServiceContext, str } from "../context.ts";
@@ -271,7 +272,11 @@ export function requireBasket(baskets: Basket[], venueId?: string): Basket {
     throw new SvcError(
       "SVC_EMPTY_CART",
       venueId ? `there is no basket for venue ${venueId}` : "the basket is empty",
-      { hint: venueId ? "see `svc cart` for the baskets you have" : "add an item with `svc cart add`" },
+      {
+        hint: venueId
+          ? say`see ${step("cart.show")} for the baskets you have`
+          : say`add an item with ${step("cart.add")}`,
+      },
     );
   }
   return b;

@@ -6,6 +6,7 @@
  */
 
 import { endsFallback, failedSource, SvcError } from "../../domain/errors.ts";
+import { say, step } from "../../domain/phrase.ts";
 import { isObjectId } from "../../domain/ids.ts";
 import { type Money, money } from "../../domain/money.ts";
 import { obj, type ServiceContext, str } from "../context.ts";
@@ -22,7 +23,7 @@ export function assertCompleteSnapshot(b: Basket): void {
     throw new SvcError(
       "SVC_INVALID_BASKET",
       `the current basket cannot be rebuilt safely, so it was not changed: ${b.problems.join("; ")}`,
-      { hint: "change this basket in the marketplace app, or clear it with `svc cart clear`" },
+      { hint: say`change this basket in the marketplace app, or clear it with ${step("cart.clear")}` },
     );
   }
 }

@@ -6,6 +6,7 @@
  */
 
 import { permissionDenied, SvcError } from "../../domain/errors.ts";
+import { field, say } from "../../domain/phrase.ts";
 import { join } from "../../domain/pathstr.ts";
 import { fileError, InvalidTextError, readTextIfExists } from "../../config/files.ts";
 import {
@@ -87,7 +88,7 @@ export async function checkCapture(dir: string): Promise<CaptureCheck> {
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) {
       throw new SvcError("SVC_FILE_ERROR", `no capture at ${dir}: it does not exist`, {
-        hint: "give the folder of --capture (or SVC_CAPTURE_DIR), or one run's folder inside it",
+        hint: say`give the folder of ${field("capture")} (or SVC_CAPTURE_DIR), or one run's folder inside it`,
       });
     }
     throw fileError("read", dir, e);

@@ -4,6 +4,7 @@
  */
 
 import { endsFallback, SvcError } from "../../domain/errors.ts";
+import { field, joined, type Phrase, say, step } from "../../domain/phrase.ts";
 import { type Money, money } from "../../domain/money.ts";
 import { arr, language, num, obj, type ServiceContext, str } from "../context.ts";
 import type { ResolvedLocation } from "../location/resolve.ts";
@@ -219,29 +220,29 @@ export function decideDeliveryMode(
     ? `${who} offers now: ${[...available, ...others].join(", ")}`
     : `${who} offers no delivery mode now`;
   const takes = available.filter((m) => (context.accepted ?? TOP_LEVEL_MODES).includes(m));
-  const flag = takes.length
-    ? `--delivery-mode takes ${words(takes)} here`
-    : "none of them is a --delivery-mode value";
-  const hours = context.slug ? `\`svc venue hours ${context.slug}\`` : "`svc venue hours <venue>`";
-  let message: string, hint: string;
+  const mode = field("delivery_mode");
+  const flag = takes.length ? say`${mode} takes ${words(takes)} here` : say`none of them is a ${mode} value`;
+  const hours = step("venue.hours", context.slug ?? "<venue>");
+  let message: string, hint: Phrase;
   if (!available.length && context.closed) {
     message = `${context.closed}, so it offers no delivery mode`;
-    hint = `see its opening hours with ${hours}`;
+    hint = say`see its opening hours with ${hours}`;
   } else if (requested === "schedule" && !available.includes(requested)) {
     message = `"schedule" is not a delivery mode of the checkout: scheduled ordering is the venue's ` +
       `availability (when it takes orders), not a mode; ${offers}`;
-    hint = `see when it takes orders with ${hours}; ${flag}`;
+    hint = say`see when it takes orders with ${hours}; ${flag}`;
   } else if (!available.length) {
     message = `delivery mode "${requested}" is not available: the checkout offered no delivery mode`;
     // No mode at all is what a closed venue answers.
-    hint = `the venue may be closed now: see ${hours}`;
+    hint = say`the venue may be closed now: see ${hours}`;
   } else {
     message = `delivery mode "${requested}" is not available: ${why}; ${offers}`;
-    hint = takes.length ? `use ${takes.map((m) => `--delivery-mode ${m}`).join(" or ")}` : flag;
+    hint = takes.length ? say`use ${joined(takes.map((m) => say`${mode} ${m}`), " or ")}` : flag;
   }
   throw new SvcError("SVC_DELIVERY_MODE_UNAVAILABLE", message, {
     facts: { requested_delivery_mode: requested, available_delivery_modes: available },
     hint,
+    field: "delivery_mode",
   });
 }
 

@@ -6,6 +6,7 @@
 
 import { LocationNeedsSession, SvcError } from "../../domain/errors.ts";
 import { positionOf } from "../../domain/geo.ts";
+import { field, type Phrase, say } from "../../domain/phrase.ts";
 import { parseCoordinate } from "../../domain/numbers.ts";
 import { arr, type Json, language, num, obj, type ServiceContext, str } from "../context.ts";
 import { requireShape } from "../../gateway/shapes.ts";
@@ -17,7 +18,7 @@ export interface LocationOverride {
   lon?: number;
 }
 
-function usage(message: string): SvcError {
+function usage(message: Phrase): SvcError {
   return new SvcError("SVC_INVALID_ARGUMENT", message);
 }
 
@@ -32,10 +33,10 @@ export function locationOverride(raw: { address?: unknown; lat?: unknown; lon?: 
   const hasLat = raw.lat !== undefined, hasLon = raw.lon !== undefined;
   const address = typeof raw.address === "string" ? raw.address.trim() : undefined;
   if (address !== undefined && (hasLat || hasLon)) {
-    throw usage("--address cannot be combined with --lat/--lon");
+    throw usage(say`${field("address")} cannot be combined with ${field("lat")}/${field("lon")}`);
   }
-  if (hasLat !== hasLon) throw usage("--lat and --lon must be given together");
-  if (address !== undefined && !address) throw usage("--address must not be empty");
+  if (hasLat !== hasLon) throw usage(say`${field("lat")} and ${field("lon")} must be given together`);
+  if (address !== undefined && !address) throw usage(say`${field("address")} must not be empty`);
   if (hasLat) return { lat: coordinate("lat", raw.lat, 90), lon: coordinate("lon", raw.lon, 180) };
   return address ? { address } : {};
 }
@@ -80,7 +81,7 @@ export async function geocode(ctx: ServiceContext, address: string): Promise<Res
   const loc = coordinatesOf(obj(obj(first?.geometry)?.location));
   if (!first || !loc) {
     throw new SvcError("SVC_LOCATION_RESOLVE_ERROR", `could not find the address "${address}"`, {
-      hint: "try a fuller address, or pass --lat and --lon",
+      hint: say`try a fuller address, or pass ${field("lat")} and ${field("lon")}`,
     });
   }
   return { ...loc, source: "address", label: str(first.formatted_address) ?? address };
@@ -168,8 +169,10 @@ export async function accountAddresses(ctx: ServiceContext): Promise<AccountAddr
   }));
 }
 
-/** How to do without the account's address: the location flags (phrased for tools by the MCP server). */
-const LOCATION_FLAGS_HINT = 'pass --address "<street, city>" or --lat <f> --lon <f>';
+/** How to do without the account's address: the location inputs. */
+const LOCATION_FLAGS_HINT = say`pass ${field("address")} "<street, city>" or ${field("lat")} <f> ${
+  field("lon")
+} <f>`;
 
 const NEEDS_SESSION = "without a location, svc uses the account's address, which needs a signed-in session";
 
@@ -230,6 +233,6 @@ export async function resolveLocation(
   // No override, no location preference, no session (spec §4.5 (A), §7): the location flags also work.
   if (!signedIn) throw new LocationNeedsSession(NEEDS_SESSION, LOCATION_FLAGS_HINT);
   throw new SvcError("SVC_LOCATION_RESOLVE_ERROR", "the account has no saved address with coordinates", {
-    hint: `${LOCATION_FLAGS_HINT}, or add an address to the account`,
+    hint: say`${LOCATION_FLAGS_HINT}, or add an address to the account`,
   });
 }

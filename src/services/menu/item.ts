@@ -5,6 +5,7 @@
  */
 
 import { LocationNeedsSession, SvcError } from "../../domain/errors.ts";
+import { say, step } from "../../domain/phrase.ts";
 import type { ItemRef, VenueRef } from "../../domain/refs.ts";
 import { arr, decimal, type Json, language, num, obj, type ServiceContext, str } from "../context.ts";
 import type { ResolvedLocation } from "../location/resolve.ts";
@@ -227,7 +228,7 @@ export async function venueItem(
   }
   if (pageError.code === "SVC_NOT_FOUND") {
     throw new SvcError("SVC_NOT_FOUND", `venue "${venue.slug}" has no item ${item.itemId}`, {
-      hint: `list its items with \`svc venue menu ${venue.slug}\``,
+      hint: say`list its items with ${step("menu", venue.slug)}`,
       details: pageError.details,
     });
   }

@@ -6,6 +6,7 @@
  */
 
 import { SvcError } from "../../domain/errors.ts";
+import { field, say, step } from "../../domain/phrase.ts";
 import { closest } from "../../domain/suggest.ts";
 import type { VenueRef } from "../../domain/refs.ts";
 import { arr, type Json, obj, type ServiceContext, str } from "../context.ts";
@@ -232,8 +233,9 @@ export async function venueMenu(
       if (partial && !leaves.length) {
         completeness = req.fullCatalog ? "unavailable" : "partial";
         ctx.warn(
-          `"${slug}" has a partial assortment that lists no categories` +
-            (req.fullCatalog ? "; there is nothing to load" : "") + `: try --query <text>`,
+          say`"${slug}" has a partial assortment that lists no categories${
+            req.fullCatalog ? "; there is nothing to load" : ""
+          }: try ${field("query")} <text>`,
         );
       } else if (partial && req.fullCatalog) {
         await loadCategories(ctx, slug, leaves.map((c) => c.slug), loaded);
@@ -243,8 +245,9 @@ export async function venueMenu(
         completeness = "partial";
         // The table's title says it (cli/commands/venue/tables.ts): JSON and agents read it here.
         ctx.warn(
-          `"${slug}" has a partial assortment: only its categories are listed. Load items with ` +
-            `--category <slug>, --query <text> or --full-catalog`,
+          say`"${slug}" has a partial assortment: only its categories are listed. Load items with ${
+            field("category")
+          } <slug>, ${field("query")} <text> or ${field("full_catalog")}`,
           "in_table",
         );
       } else {
@@ -352,7 +355,7 @@ function missingCategory(slug: string, wanted: string, tree: CategoryNode[], cau
   return new SvcError("SVC_NOT_FOUND", `venue "${slug}" has no category "${wanted}"`, {
     hint: close.length
       ? `did you mean ${close.slice(0, 5).join(", ")}?`
-      : `list the category slugs with \`svc venue categories ${slug}\``,
+      : say`list the category slugs with ${step("venue.categories", slug)}`,
     ...(close.length ? { facts: { suggestions: close.slice(0, 5) } } : {}),
     details: cause?.details,
   });

@@ -4,6 +4,7 @@
  */
 
 import { SvcError } from "../../domain/errors.ts";
+import { field, type Phrase, say } from "../../domain/phrase.ts";
 import type { MenuRequest } from "./menu.ts";
 import type { Paging } from "../paging.ts";
 import { invalidChoice } from "../../domain/suggest.ts";
@@ -22,12 +23,12 @@ export interface MenuInput extends Paging {
   discountsOnly?: boolean;
 }
 
-const invalidInput = (message: string) => new SvcError("SVC_INVALID_ARGUMENT", message);
+const invalidInput = (message: Phrase) => new SvcError("SVC_INVALID_ARGUMENT", message);
 
 function inputText(name: string, raw: unknown): string | undefined {
   if (raw === undefined) return undefined;
   const t = String(raw).trim();
-  if (!t) throw invalidInput(`--${name} must not be empty`);
+  if (!t) throw invalidInput(say`${field(name)} must not be empty`);
   return t;
 }
 
@@ -40,17 +41,21 @@ export function menuRequest(raw: MenuInput): MenuRequest {
   const category = inputText("category", raw.category);
   const fullCatalog = raw.fullCatalog === true;
   if (query !== undefined && category !== undefined) {
-    throw invalidInput("--query cannot be combined with --category");
+    throw invalidInput(say`${field("query")} cannot be combined with ${field("category")}`);
   }
   if (fullCatalog && (query !== undefined || category !== undefined)) {
-    throw invalidInput("--full-catalog cannot be combined with --query or --category");
+    throw invalidInput(
+      say`${field("full_catalog")} cannot be combined with ${field("query")} or ${field("category")}`,
+    );
   }
   const sort = String(raw.sort ?? "recommended").trim().toLowerCase() as MenuSort;
   if (!MENU_SORTS.includes(sort)) {
-    throw invalidChoice("--sort", raw.sort, MENU_SORTS, { verb: "unsupported" });
+    throw invalidChoice(say`${field("sort")}`, raw.sort, MENU_SORTS, { verb: "unsupported" });
   }
   if (raw.minPrice !== undefined && raw.maxPrice !== undefined && raw.minPrice > raw.maxPrice) {
-    throw invalidInput(`--min-price ${raw.minPrice} is above --max-price ${raw.maxPrice}`);
+    throw invalidInput(
+      say`${field("min_price")} ${raw.minPrice} is above ${field("max_price")} ${raw.maxPrice}`,
+    );
   }
   return {
     limit: raw.limit,

@@ -5,6 +5,7 @@
  */
 
 import { SvcError } from "../../domain/errors.ts";
+import { field, say } from "../../domain/phrase.ts";
 import { WHOLE_MENU_MAX_BYTES } from "../../gateway/client.ts";
 import { type Money, money } from "../../domain/money.ts";
 import type { VenueRef } from "../../domain/refs.ts";
@@ -46,8 +47,12 @@ export async function openVenue(
       if (!noLocation(e)) throw e;
       throw new SvcError(
         "SVC_VENUE_UNRESOLVED",
-        `venue id ${ref.id} is not in the slug cache and there is no location to look it up near (${e.message})`,
-        { hint: "pass the venue's slug or URL instead, or --lat/--lon where the command accepts them" },
+        say`venue id ${ref.id} is not in the slug cache and there is no location to look it up near (${e.phrase})`,
+        {
+          hint: say`pass the venue's slug or URL instead, or ${field("lat")}/${
+            field("lon")
+          } where the command accepts them`,
+        },
       );
     }
   });
@@ -118,7 +123,9 @@ export function hoursOf(
   }
   if (timezoneLabel && id.timezone && timezoneLabel !== id.timezone) {
     ctx.warn(
-      `--timezone ${timezoneLabel} differs from the venue's timezone ${id.timezone}; times are venue-local and were not converted`,
+      say`${
+        field("timezone")
+      } ${timezoneLabel} differs from the venue's timezone ${id.timezone}; times are venue-local and were not converted`,
     );
   }
   return {
@@ -395,8 +402,10 @@ export async function venueDetails(
       for (const t of out.fees?.promotions ?? []) if (!out.promotions.includes(t)) out.promotions.push(t);
     } catch (e) {
       if (!degradable(e)) throw e;
-      const how = noLocation(e) ? "; pass --address or --lat/--lon for fees" : "";
-      ctx.warn(`fees are unavailable: ${e.message} [${e.code}]${how}`);
+      const how = noLocation(e)
+        ? say`; pass ${field("address")} or ${field("lat")}/${field("lon")} for fees`
+        : "";
+      ctx.warn(say`fees are unavailable: ${e.phrase} [${e.code}]${how}`);
       out.fees = null;
     }
   }

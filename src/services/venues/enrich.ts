@@ -9,29 +9,29 @@ import type { ResolvedLocation } from "../location/resolve.ts";
 import { addBadge, type VenueListRow } from "./rows.ts";
 import { campaignsOf, discountedDeliveryFee } from "./campaigns.ts";
 import { dynamicPage, dynamicPromotions } from "./details.ts";
+import { field, say } from "../../domain/phrase.ts";
 
 /** Budgets of --enrich (also in README): at most this many venues, this many in flight, this much time. */
 export const ENRICH_BUDGET = { maxVenues: 30, concurrency: 4, totalMs: 8000 };
 
 /**
- * Reads each venue's dynamic page for its promotions, within ENRICH_BUDGET. `flag` is what the person
+ * Reads each venue's dynamic page for its promotions, within ENRICH_BUDGET. `asked` is what the person
  * asked for (`--enrich`, or `--promotions-only`, which implies it): the warnings name that one.
  */
 export async function enrichRows(
   ctx: ServiceContext,
   loc: ResolvedLocation,
   rows: VenueListRow[],
-  flag: "--enrich" | "--promotions-only",
+  asked: "enrich" | "promotions_only",
 ): Promise<void> {
+  const flag = field(asked);
   const targets = rows.filter((r) => r.slug).slice(0, ENRICH_BUDGET.maxVenues);
   const rest = rows.length - targets.length;
   if (rest > 0) {
     ctx.warn(
-      flag === "--enrich"
-        ? `--enrich read the first ${targets.length} of ${rows.length} venues (its limit per run); ` +
-          `the other ${rest} are shown without their promotions`
-        : `--promotions-only checked the first ${targets.length} of ${rows.length} venues (its limit per run); ` +
-          `the other ${rest} were not checked`,
+      asked === "enrich"
+        ? say`${flag} read the first ${targets.length} of ${rows.length} venues (its limit per run); the other ${rest} are shown without their promotions`
+        : say`${flag} checked the first ${targets.length} of ${rows.length} venues (its limit per run); the other ${rest} were not checked`,
     );
   }
   const deadline = Date.now() + ENRICH_BUDGET.totalMs;
@@ -57,9 +57,9 @@ export async function enrichRows(
   await Promise.all(Array.from({ length: ENRICH_BUDGET.concurrency }, worker));
   const venues = (n: number) => `${n} ${n === 1 ? "venue" : "venues"}`;
   if (failed) {
-    ctx.warn(`${flag} could not read the page of ${venues(failed)}; their promotions may be missing`);
+    ctx.warn(say`${flag} could not read the page of ${venues(failed)}; their promotions may be missing`);
   }
-  if (skipped) ctx.warn(`${flag} ran out of time; ${venues(skipped)} were not checked for promotions`);
+  if (skipped) ctx.warn(say`${flag} ran out of time; ${venues(skipped)} were not checked for promotions`);
 }
 
 /**

@@ -10,6 +10,7 @@
  */
 
 import { endsFallback, SvcError } from "../../domain/errors.ts";
+import { field, type Phrase, say, step } from "../../domain/phrase.ts";
 import { isObjectId } from "../../domain/ids.ts";
 import { closest } from "../../domain/suggest.ts";
 import type { VenueRef } from "../../domain/refs.ts";
@@ -146,13 +147,15 @@ export async function venueStatic(
     // Unknown slug, or a venue page that is down: only the pages near a location could tell.
     throw new SvcError(
       failure.code === "SVC_NOT_FOUND" ? "SVC_NOT_FOUND" : failure.code,
-      `${unavailable}, and without a location svc cannot look the venue up on the other pages that name it ` +
-        `(${noLocation})`,
+      say`${unavailable}, and without a location svc cannot look the venue up on the other pages that name it (${noLocation})`,
       {
         details: failure.details,
         ...(failure.facts ? { facts: failure.facts } : {}),
-        hint: "pass --lat/--lon or --address (or sign in so svc can use your address), or check the slug " +
-          "with `svc venues --query <name>`",
+        hint: say`pass ${field("lat")}/${field("lon")} or ${
+          field("address")
+        } (or sign in so svc can use your address), or check the slug with ${
+          step("venues.search", "<name>")
+        }`,
       },
     );
   }
@@ -207,14 +210,14 @@ async function otherSources(
   ctx: ServiceContext,
   slug: string,
   location?: () => Promise<ResolvedLocation>,
-): Promise<{ found?: Found; noLocation?: string }> {
+): Promise<{ found?: Found; noLocation?: Phrase | string }> {
   if (!location) return { noLocation: "none was given" };
   let loc: ResolvedLocation;
   try {
     loc = await location();
   } catch (e) {
     if (!(e instanceof SvcError) || ["SVC_INTERRUPTED", "SVC_PERMISSION_DENIED"].includes(e.code)) throw e;
-    return { noLocation: e.message };
+    return { noLocation: e.phrase };
   }
   const tries: Array<() => Promise<Found | undefined>> = [
     () => fromDynamic(ctx, slug, loc),
@@ -367,7 +370,9 @@ async function unknownSlug(
   } catch { /* suggestions are best effort */ }
   return new SvcError("SVC_NOT_FOUND", `no venue with slug "${slug}"`, {
     details: cause.details,
-    hint: near.length ? undefined : "find the slug with `svc venues --query <name>`, or pass the venue's URL",
+    hint: near.length
+      ? undefined
+      : say`find the slug with ${step("venues.search", "<name>")}, or pass the venue's URL`,
     ...(near.length ? { facts: { suggestions: near } } : {}),
   });
 }
@@ -400,9 +405,9 @@ export async function resolveVenue(
       if (e instanceof SvcError && e.code === "SVC_NOT_FOUND") {
         throw new SvcError(
           "SVC_VENUE_UNRESOLVED",
-          `venue "${ref.slug}" could not be resolved: ${e.message}`,
+          say`venue "${ref.slug}" could not be resolved: ${e.phrase}`,
           {
-            hint: e.hint,
+            hint: e.hintPhrase,
             facts: e.facts,
           },
         );

@@ -15,6 +15,7 @@ import { slugOf, tagCategories } from "./categories.ts";
 import { enrichRows } from "./enrich.ts";
 import { type ItemHit, searchItems } from "./items.ts";
 import type { VenueSort } from "../../domain/vocab.ts";
+import { say, step } from "../../domain/phrase.ts";
 
 /** Each accepted spelling of a venue sort (aliases such as `fee`, `delivery-time`) and the sort it means. */
 export const SORT_KEYS: Record<string, VenueSort> = {
@@ -236,13 +237,13 @@ export async function venues(
   if (category && !all.some((r) => r.tags.some((t) => category.same(t)))) {
     const near = closest(slugOf(category.raw), tagCategories(all).map((c) => c.slug));
     ctx.warn(
-      `no venue near you has category "${opts.category}"` +
-        (near.length ? ` (did you mean ${near.map((n) => `"${n}"`).join(" or ")}?)` : "") +
-        "; see `svc venues categories`",
+      say`no venue near you has category "${opts.category}"${
+        near.length ? ` (did you mean ${near.map((n) => `"${n}"`).join(" or ")}?)` : ""
+      }; see ${step("categories")}`,
     );
   }
   const enrich = opts.enrich || opts.promotionsOnly === true;
-  if (enrich) await enrichRows(ctx, loc, rows, opts.enrich ? "--enrich" : "--promotions-only");
+  if (enrich) await enrichRows(ctx, loc, rows, opts.enrich ? "enrich" : "promotions_only");
   if (opts.promotionsOnly) rows = rows.filter((r) => r.promotions.length > 0);
   if (opts.sort === "distance") {
     const unknown = rows.filter((r) => r.distance_m === null).length;

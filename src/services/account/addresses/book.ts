@@ -5,6 +5,7 @@
  */
 
 import { SvcError } from "../../../domain/errors.ts";
+import { say, step } from "../../../domain/phrase.ts";
 import { bool, type Json, obj, type ServiceContext, str } from "../../context.ts";
 import { type AddressRow, addressRow, addressRows } from "../../location/resolve.ts";
 import { requireShape } from "../../../gateway/shapes.ts";
@@ -152,7 +153,7 @@ export async function accountRows(ctx: ServiceContext, id: string): Promise<Norm
   const rows = await fetchAddresses(ctx);
   if (!rows.some((r) => r.entry.address_id === id)) {
     throw new SvcError("SVC_NOT_FOUND", `address ${id} is not among the account's addresses`, {
-      hint: "list them with `svc profile addresses`",
+      hint: say`list them with ${step("addresses")}`,
     });
   }
   return rows;

@@ -5,6 +5,7 @@
  */
 
 import { SvcError } from "../../../domain/errors.ts";
+import { field, say, step, type Text } from "../../../domain/phrase.ts";
 import { parseCoordinate } from "../../../domain/numbers.ts";
 import { isObjectId } from "../../../domain/ids.ts";
 import { invalidChoice } from "../../../domain/suggest.ts";
@@ -39,11 +40,11 @@ export interface RawAddressInput {
 }
 
 /** SVC_INVALID_ARGUMENT with `message`, and `hint` when given. */
-export const invalid = (message: string, hint?: string) =>
+export const invalid = (message: Text, hint?: Text) =>
   new SvcError("SVC_INVALID_ARGUMENT", message, hint ? { hint } : {});
 
 function coordinate(name: string, raw: unknown, limit: 90 | 180): number {
-  if (raw === undefined) throw invalid(`--${name} is required`);
+  if (raw === undefined) throw invalid(say`${field(name)} is required`);
   return parseCoordinate(name, raw, limit);
 }
 
@@ -51,7 +52,7 @@ function choice<T extends string>(name: string, raw: unknown, allowed: readonly 
   if (raw === undefined) return undefined;
   const v = String(raw).trim().toLowerCase();
   if (!(allowed as readonly string[]).includes(v)) {
-    throw invalidChoice(`--${name}`, raw, allowed);
+    throw invalidChoice(say`${field(name)}`, raw, allowed);
   }
   return v as T;
 }
@@ -69,11 +70,11 @@ export function parseDetails(raw: unknown): Record<string, string> {
     const value = eq < 0 ? "" : text.slice(eq + 1).trim();
     if (!DETAIL_KEY.test(key) || value === "") {
       throw invalid(
-        `invalid --detail "${text}": expected key=value with a non-empty value`,
-        "for example --detail entrance=A --detail floor=3",
+        say`invalid ${field("detail")} "${text}": expected key=value with a non-empty value`,
+        say`for example ${field("detail")} entrance=A ${field("detail")} floor=3`,
       );
     }
-    if (key in out) throw invalid(`--detail ${key} is given more than once`);
+    if (key in out) throw invalid(say`${field("detail")} ${key} is given more than once`);
     out[key] = value;
   }
   return out;
@@ -82,7 +83,7 @@ export function parseDetails(raw: unknown): Record<string, string> {
 /** Validates the address flags before any call: a street text, coordinates, and known type and label. */
 export function parseAddressInput(raw: RawAddressInput): AddressInput {
   const address = typeof raw.address === "string" ? raw.address.trim() : "";
-  if (!address) throw invalid("--address is required and must not be empty");
+  if (!address) throw invalid(say`${field("address")} is required and must not be empty`);
   const lat = coordinate("lat", raw.lat, 90);
   const lon = coordinate("lon", raw.lon, 180);
   const type = choice("type", raw.type, ADDRESS_TYPES);
@@ -90,7 +91,7 @@ export function parseAddressInput(raw: RawAddressInput): AddressInput {
   let alias: string | undefined;
   if (raw.alias !== undefined) {
     alias = String(raw.alias).trim();
-    if (!alias) throw invalid("--alias must not be empty");
+    if (!alias) throw invalid(say`${field("alias")} must not be empty`);
   }
   return {
     address,
@@ -110,7 +111,7 @@ export function parseAddressId(raw: string): string {
   if (!isObjectId(v)) {
     throw invalid(
       `"${raw}" is not an address id: expected 24 hexadecimal characters`,
-      "list the ids with `svc profile addresses`",
+      say`list the ids with ${step("addresses")}`,
     );
   }
   return v.toLowerCase();

@@ -4,6 +4,7 @@
  */
 
 import { SvcError } from "../../../domain/errors.ts";
+import { say, step } from "../../../domain/phrase.ts";
 import { type Json, num, obj, type ServiceContext, str } from "../../context.ts";
 import { accountRows, bookOf, syncBook } from "./book.ts";
 import { localCopy, type LocalProfile } from "./local.ts";
@@ -56,7 +57,7 @@ export async function addressLinks(
   const fresh = linksOf(id, obj(bookOf(rows)[id])!);
   if (!fresh) {
     throw new SvcError("SVC_NOT_FOUND", `address ${id} has no street or coordinates`, {
-      hint: "check it with `svc profile addresses`",
+      hint: say`check it with ${step("addresses")}`,
     });
   }
   return fresh;

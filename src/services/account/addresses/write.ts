@@ -5,6 +5,7 @@
  */
 
 import { SvcError } from "../../../domain/errors.ts";
+import { field, joined, type Phrase, say, step } from "../../../domain/phrase.ts";
 import { type Json, obj, type ServiceContext, str } from "../../context.ts";
 import { countryOf, fetchUser } from "../profile.ts";
 import { changedError, EMPTY_COUNTRY, shapeChange, UPSTREAM } from "../../../gateway/shapes.ts";
@@ -37,7 +38,7 @@ export interface AddressRemoveResult {
 
 function notFound(id: string): SvcError {
   return new SvcError("SVC_NOT_FOUND", `no saved address with id ${id}`, {
-    hint: "list the ids with `svc profile addresses`",
+    hint: say`list the ids with ${step("addresses")}`,
   });
 }
 
@@ -101,31 +102,33 @@ function fieldsFor(input: AddressInput, old?: Normalised): AddressFields {
       details: input.details ?? {},
     };
   }
-  const problems: string[] = [];
+  const problems: Phrase[] = [];
   const fields: string[] = [];
   const keep = <T extends string>(
     given: T | undefined,
     raw: unknown,
     allowed: readonly T[],
-    field: string,
+    upstreamField: string,
     flag: string,
   ): T => {
     if (given !== undefined) return given;
     if (blank(raw)) return "other" as T;
     const v = typeof raw === "string" ? raw.trim().toLowerCase() : undefined;
     if (v !== undefined && (allowed as readonly string[]).includes(v)) return v as T;
-    problems.push(`${field} ${shown(raw)} is not one svc can send; pass ${flag} ${allowed.join("|")}`);
-    fields.push(field);
+    problems.push(
+      say`${upstreamField} ${shown(raw)} is not one svc can send; pass ${field(flag)} ${allowed.join("|")}`,
+    );
+    fields.push(upstreamField);
     return "other" as T;
   };
-  const type = keep(input.type, old.row.location?.location_type, ADDRESS_TYPES, "location_type", "--type");
-  const label = keep(input.label, old.row.row.label_type, ADDRESS_LABELS, "label_type", "--label");
+  const type = keep(input.type, old.row.location?.location_type, ADDRESS_TYPES, "location_type", "type");
+  const label = keep(input.label, old.row.row.label_type, ADDRESS_LABELS, "label_type", "label");
   let alias = input.alias;
   if (alias === undefined) {
     const raw = old.row.row.alias;
     if (typeof raw === "string") alias = str(raw);
     else if (!blank(raw)) {
-      problems.push(`alias ${shown(raw)} is not text; pass --alias <text>`);
+      problems.push(say`alias ${shown(raw)} is not text; pass ${field("alias")} <text>`);
       fields.push("alias");
     }
   }
@@ -134,14 +137,16 @@ function fieldsFor(input: AddressInput, old?: Normalised): AddressFields {
     const kept = oldDetails(old);
     details = kept.details;
     if (kept.problem) {
-      problems.push(`${kept.problem}; pass --detail key=value (repeatable) to replace the details`);
+      problems.push(
+        say`${kept.problem}; pass ${field("detail")} key=value (repeatable) to replace the details`,
+      );
       fields.push("details");
     }
   }
   if (problems.length) {
     throw new SvcError(
       "SVC_INVALID_ARGUMENT",
-      `address ${old.entry.address_id} cannot keep its old values as they are: ${problems.join("; ")}`,
+      say`address ${old.entry.address_id} cannot keep its old values as they are: ${joined(problems, "; ")}`,
       {
         hint: "nothing was changed; give the flags named above to choose the new values",
         facts: { fields },
@@ -219,9 +224,10 @@ async function saveWritten(
     };
     throw new SvcError(
       "SVC_UPSTREAM_CHANGED",
-      "upstream accepted the address but sent no id back that svc can read; run `svc profile addresses` " +
-        "to see it",
-      { facts: { ...change }, hint: changedError("address_write", change).hint },
+      say`upstream accepted the address but sent no id back that svc can read; ${
+        step("addresses", undefined, { verb: true })
+      } to see it`,
+      { facts: { ...change }, hint: changedError("address_write", change).hintPhrase },
     );
   }
   const newId = created.entry.address_id;
