@@ -51,6 +51,17 @@ function onInterrupt(): Interrupt {
   };
 }
 
+/** What both long stats commands start with: a session, the private stats dir, progress on stderr, Ctrl-C. */
+async function begin(rt: Runtime<typeof STATS | typeof STATS_SYNC>) {
+  await rt.requireSession();
+  const dir = statsDir(rt);
+  const { Progress } = await import("../../../output/progress.ts");
+  const progress = new Progress(rt.globals.format === "table");
+  const { ensurePrivateDir } = await import("../../../config/files.ts");
+  await ensurePrivateDir(dir);
+  return { dir, progress, interrupt: onInterrupt() };
+}
+
 /** The sync of this run: the signed-in account's history into the stats dir's file. */
 async function runSync(
   rt: Runtime<typeof STATS | typeof STATS_SYNC>,
@@ -99,13 +110,8 @@ export async function dashboard(rt: Runtime<typeof STATS>): Promise<void> {
   const noSync = rt.opts.sync === false;
   const port = rt.opts.port === undefined ? 5173 : parseIntFlag("port", rt.opts.port, 1, 65535);
   const pin = typeof rt.opts.bundleVersion === "string" ? rt.opts.bundleVersion.trim() : undefined;
-  await rt.requireSession(); // not signed in: SVC_AUTH_REQUIRED before anything else
-  const dir = statsDir(rt);
-  const { Progress } = await import("../../../output/progress.ts");
-  const progress = new Progress(rt.globals.format === "table");
-  const { ensurePrivateDir } = await import("../../../config/files.ts");
-  await ensurePrivateDir(dir);
-  const interrupt = onInterrupt();
+  // Not signed in: SVC_AUTH_REQUIRED before anything else.
+  const { dir, progress, interrupt } = await begin(rt);
   try {
     const { prepareDashboard } = await import("../../../stats/use_cases.ts");
     const { bundle, sync, email, server } = await prepareDashboard({
@@ -173,13 +179,7 @@ export async function dashboard(rt: Runtime<typeof STATS>): Promise<void> {
 
 export async function syncOnly(rt: Runtime<typeof STATS_SYNC>): Promise<void> {
   rt.openEnded = true; // a long history sync: no whole-command deadline
-  await rt.requireSession();
-  const dir = statsDir(rt);
-  const { Progress } = await import("../../../output/progress.ts");
-  const progress = new Progress(rt.globals.format === "table");
-  const { ensurePrivateDir } = await import("../../../config/files.ts");
-  await ensurePrivateDir(dir);
-  const interrupt = onInterrupt();
+  const { dir, progress, interrupt } = await begin(rt);
   try {
     const out = await runSync(rt, dir, progress, interrupt.signal);
     await rt.emit(
