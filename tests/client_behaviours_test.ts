@@ -5,38 +5,21 @@
  */
 
 import assert from "node:assert/strict";
-import { calls, type Env, withEnv } from "./helpers.ts";
+import { calls, withEnv } from "./helpers.ts";
 import { redactedToken } from "../src/sandbox/mod.ts";
+import { ASSORTMENT, AT, J, LASAGNE, PP, PP_ID, SAN_PELLEGRINO, TIRAMISU } from "./support/world.ts";
+import { signedIn } from "./support/session.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
 
-const AT = ["--lat", "60.1699", "--lon", "24.9384"];
-const J = ["--format", "json"];
-const PP = "pasta-piccola";
-const PP_ID = "650000000000000000000aa1";
-const CARBONARA = "651000000000000000000b01";
-const TIRAMISU = "651000000000000000000b09";
-const LASAGNE = "651000000000000000000b04"; // purchasable_balance -1
-const SAN_PELLEGRINO = "651000000000000000000b0c"; // on the second page of the venue-content menu
-const SUNDAY = "2026-03-15T13:00:00+02:00"; // Pasta Piccola is closed on Sundays
-const ASSORTMENT = "/consumer-api/consumer-assortment/v1/venues/slug";
 const REFRESH = "POST auth /v1/wauth2/access_token";
-
-async function signedIn(t: Env): Promise<void> {
-  const s = await t.sandbox.mintSession();
-  assert.equal((await t.run(["login", "--wtoken", s.access_token])).code, 0);
-  t.sandbox.clearLog();
-}
 
 /** The JWT payload of a sandbox access token. */
 function claims(token: string): Record<string, number> {
   const part = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
   return JSON.parse(atob(part));
 }
-
-const basketPosts = (t: Env) =>
-  t.log().filter((e) => e.method === "POST" && e.path === "/order-xp/v1/baskets").map((e) => e.body as Any);
 
 Deno.test("status reports session_expires_at from the access token's exp claim", async () => {
   await withEnv(async (t) => {
@@ -92,35 +75,6 @@ Deno.test("a venue that takes only scheduled orders is not open now but schedule
     const slugs = open.json<Any>().data.venues.map((v: Any) => v.slug);
     assert.ok(slugs.includes(PP), "an open venue is kept");
     assert.ok(!slugs.includes("cafe-kanelipulla") && !slugs.includes("bistro-bulevardi"));
-  });
-});
-
-Deno.test("at a closed venue the basket shows as unavailable and checkout fails with SVC_DELIVERY_MODE_UNAVAILABLE, no modes", async () => {
-  await withEnv(async (t) => {
-    await signedIn(t);
-    assert.equal((await t.run(["cart", "add", PP, TIRAMISU, ...AT])).code, 0);
-    const pin = await t.sim("clock", { method: "POST", body: JSON.stringify({ now: SUNDAY }) });
-    assert.equal(pin.status, 200, await pin.text());
-    const show = await t.run(["cart", ...AT, ...J]);
-    assert.equal(show.code, 0, show.stdout);
-    assert.equal(show.json<Any>().data.basket.venue.available, false);
-    t.sandbox.clearLog();
-    const r = await t.run(["checkout", ...AT, ...J]);
-    assert.equal(r.code, 1, r.stdout);
-    const err = r.json().error!;
-    assert.equal(err.code, "SVC_DELIVERY_MODE_UNAVAILABLE");
-    assert.deepEqual(err.details?.available_delivery_modes, []);
-    // Said as closed, with when it opens (its live page: Monday 11:00 in Helsinki).
-    assert.match(
-      err.message,
-      /^Pasta Piccola is not taking orders now: closed until Mon 11:00( \(Europe\/Helsinki\))?, so it offers no delivery mode$/,
-    );
-    assert.equal(err.details?.hint, "see its opening hours with `svc venue hours pasta-piccola`");
-    assert.deepEqual(calls(t.log()).filter((c) => !c.includes("assortment")), [
-      "GET consumer_api /order-xp/web/v1/pages/baskets",
-      "POST consumer_api /order-xp/web/v2/pages/checkout",
-      "GET consumer_api /order-xp/web/v1/venue/slug/pasta-piccola/dynamic/",
-    ]);
   });
 });
 
@@ -285,26 +239,5 @@ Deno.test("the venue-content fallback follows next_page_token to an item on a la
     assert.deepEqual([d.id, d.name, d.source], [SAN_PELLEGRINO, "San Pellegrino 50 cl", "venue_content"]);
     const content = t.log().filter((e) => e.path.startsWith("/consumer-api/venue-content-api/"));
     assert.deepEqual(content.map((e) => e.query), ["", "next_page_token=page-2"]);
-  });
-});
-
-Deno.test("cart add and remove post each line's total: count × (unit price + chosen options)", async () => {
-  await withEnv(async (t) => {
-    await signedIn(t);
-    const unit = 1390 + 300 + 250; // Carbonara, Large, Guanciale
-    const opts = ["--option", "Size=Large", "--option", "Extra toppings=Guanciale"];
-    const add = await t.run(["cart", "add", PP, CARBONARA, ...opts, "--count", "3", ...AT, ...J]);
-    assert.equal(add.code, 0, add.stdout + add.stderr);
-    assert.deepEqual(basketPosts(t)[0].items.map((l: Any) => [l.id, l.count, l.price]), [
-      [CARBONARA, 3, 3 * unit],
-    ]);
-    t.sandbox.clearLog();
-    const rm = await t.run(["cart", "remove", CARBONARA, "--venue-id", PP_ID, ...AT, ...J]);
-    assert.equal(rm.code, 0, rm.stdout + rm.stderr);
-    assert.deepEqual(basketPosts(t)[0].items.map((l: Any) => [l.id, l.count, l.price]), [
-      [CARBONARA, 2, 2 * unit],
-    ]);
-    const show = await t.run(["cart", ...AT, ...J]);
-    assert.equal(show.json<Any>().data.basket.total.amount, 2 * unit);
   });
 });

@@ -7,28 +7,19 @@
 import assert from "node:assert/strict";
 import { distanceMeters } from "../src/domain/geo.ts";
 import { type Env, withEnv } from "./helpers.ts";
+import { ASSORTMENT, AT, CARBONARA, HELSINKI, PP_ID, TIRAMISU } from "./support/world.ts";
+import { signedIn } from "./support/session.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
 
-const AT = ["--lat", "60.1699", "--lon", "24.9384"];
-const HERE = { lat: 60.1699, lon: 24.9384 };
-const PASTA = "650000000000000000000aa1";
-const CARBONARA = "651000000000000000000b01";
-const TIRAMISU = "651000000000000000000b09";
 const ITEM_PAGE = (venue: string, item: string) => `/order-xp/web/v1/pages/venue/${venue}/item/${item}`;
-const ASSORTMENT = "/consumer-api/consumer-assortment/v1/venues/slug";
 
 async function json(t: Env, args: string[], code = 0): Promise<Any> {
   t.sandbox.clearLog();
   const r = await t.run([...args, "--format", "json"]);
   assert.equal(r.code, code, `${args.join(" ")} → ${r.code}\n${r.stdout}\n${r.stderr}`);
   return r.json<Any>();
-}
-
-async function signedIn(t: Env): Promise<void> {
-  const s = await t.sandbox.mintSession();
-  assert.equal((await t.run(["login", "--wtoken", s.access_token, "--wrtoken", s.refresh_token])).code, 0);
 }
 
 const basketPosts = (t: Env) =>
@@ -83,9 +74,11 @@ Deno.test("--sort distance: metres from the location used, from the venues' coor
     const got = d.data.venues.map((v: Any) => v.distance_m);
     assert.ok(got.length > 20);
     assert.deepEqual(got, [...got].sort((a: number, b: number) => a - b), "nearest first");
-    for (const v of d.data.venues) assert.equal(v.distance_m, distanceMeters(HERE, where.get(v.venue_id)!));
+    for (const v of d.data.venues) {
+      assert.equal(v.distance_m, distanceMeters(HELSINKI, where.get(v.venue_id)!));
+    }
     assert.equal(
-      d.data.venues.find((v: Any) => v.venue_id === PASTA).distance_m,
+      d.data.venues.find((v: Any) => v.venue_id === PP_ID).distance_m,
       89,
       "not the sortable's rank",
     );
@@ -95,7 +88,7 @@ Deno.test("--sort distance: metres from the location used, from the venues' coor
 
 Deno.test("named item links (…/<item-name>-itemid-<id>) work for venue item and cart add", async () => {
   await withEnv(async (t) => {
-    await signedIn(t);
+    await signedIn(t, { refresh: true });
     const url = `https://wolt.com/en/fin/helsinki/restaurant/pasta-piccola/tiramisu-itemid-${TIRAMISU}`;
     const item = await json(t, ["venue", "item", url]);
     assert.deepEqual([item.data.id, item.data.name, item.data.source], [TIRAMISU, "Tiramisu", "item_page"]);
@@ -107,7 +100,7 @@ Deno.test("named item links (…/<item-name>-itemid-<id>) work for venue item an
 
 Deno.test("venue item: the item page fails → the assortment (options kept) → the venue-content menu", async () => {
   await withEnv(async (t) => {
-    t.sandbox.setFaults([{ path: ITEM_PAGE(PASTA, CARBONARA), status: 404 }]);
+    t.sandbox.setFaults([{ path: ITEM_PAGE(PP_ID, CARBONARA), status: 404 }]);
     const a = await json(t, ["venue", "item", "pasta-piccola", CARBONARA]);
     assert.equal(a.data.source, "assortment");
     assert.deepEqual(a.data.options.map((g: Any) => g.name), ["Size", "Extra toppings", "Pasta shape"]);
@@ -118,7 +111,7 @@ Deno.test("venue item: the item page fails → the assortment (options kept) →
     );
 
     t.sandbox.setFaults([
-      { path: ITEM_PAGE(PASTA, CARBONARA), status: 502 },
+      { path: ITEM_PAGE(PP_ID, CARBONARA), status: 502 },
       { method: "POST", path: `${ASSORTMENT}/pasta-piccola/assortment/items`, status: 503 },
     ]);
     const c = await json(t, ["venue", "item", "pasta-piccola", CARBONARA]);
@@ -141,12 +134,12 @@ Deno.test("venue item: the item page fails → the assortment (options kept) →
 
 Deno.test("cart add rule 2: no price on the item page or in the assortment → venue content, before asking for --price", async () => {
   await withEnv(async (t) => {
-    await signedIn(t);
-    const page = await (await fetch(`${t.sandbox.urls.consumer_api_url}${ITEM_PAGE(PASTA, TIRAMISU)}`))
+    await signedIn(t, { refresh: true });
+    const page = await (await fetch(`${t.sandbox.urls.consumer_api_url}${ITEM_PAGE(PP_ID, TIRAMISU)}`))
       .json();
     delete page.item.price;
     t.sandbox.setFaults([
-      { path: ITEM_PAGE(PASTA, TIRAMISU), status: 200, body: page },
+      { path: ITEM_PAGE(PP_ID, TIRAMISU), status: 200, body: page },
       {
         method: "POST",
         path: `${ASSORTMENT}/pasta-piccola/assortment/items`,
@@ -166,8 +159,8 @@ Deno.test("cart add rule 2: no price on the item page or in the assortment → v
 
 Deno.test("cart add rule 2: option groups without values on the item page and in the assortment → venue content's values", async () => {
   await withEnv(async (t) => {
-    await signedIn(t);
-    const page = await (await fetch(`${t.sandbox.urls.consumer_api_url}${ITEM_PAGE(PASTA, CARBONARA)}`))
+    await signedIn(t, { refresh: true });
+    const page = await (await fetch(`${t.sandbox.urls.consumer_api_url}${ITEM_PAGE(PP_ID, CARBONARA)}`))
       .json();
     const size = page.item.options.find((b: Any) => b.name === "Size");
     const large = page.options.find((g: Any) => g.id === size.option_id).values
@@ -175,7 +168,7 @@ Deno.test("cart add rule 2: option groups without values on the item page and in
     // Name and price are there; the option definitions carry no values (incomplete metadata).
     const bare = page.options.map(({ values: _values, ...group }: Any) => group);
     t.sandbox.setFaults([
-      { path: ITEM_PAGE(PASTA, CARBONARA), status: 200, body: { ...page, options: bare } },
+      { path: ITEM_PAGE(PP_ID, CARBONARA), status: 200, body: { ...page, options: bare } },
       {
         method: "POST",
         path: `${ASSORTMENT}/pasta-piccola/assortment/items`,
@@ -190,7 +183,7 @@ Deno.test("cart add rule 2: option groups without values on the item page and in
     assert.deepEqual(
       reads,
       [
-        `GET ${ITEM_PAGE(PASTA, CARBONARA)}`,
+        `GET ${ITEM_PAGE(PP_ID, CARBONARA)}`,
         `POST ${ASSORTMENT}/pasta-piccola/assortment/items`,
         "GET /consumer-api/venue-content-api/v3/web/venue-content/slug/pasta-piccola",
       ],
@@ -239,7 +232,7 @@ Deno.test("sandbox shapes through the CLI: VAT decimals, sold-out text, weight p
 
 Deno.test("cart add rule 4: the currency comes from the item itself before the basket and the venue", async () => {
   await withEnv(async (t) => {
-    await signedIn(t);
+    await signedIn(t, { refresh: true });
     // Meze Merihaka's venue page names no currency; its item page does, in a price object.
     const menu = await json(t, ["venue", "menu", "meze-merihaka", "--limit", "1"]);
     const id = menu.data.items[0].id;
@@ -253,24 +246,5 @@ Deno.test("cart add rule 4: the currency comes from the item itself before the b
     const r = await json(t, ["cart", "add", "meze-merihaka", id, ...AT]);
     assert.equal(r.data.item.unit_price.currency, "EUR");
     assert.equal(basketPosts(t)[0].currency, "EUR");
-  });
-});
-
-Deno.test("checkout rule 2: an unavailable assortment does not abort the preview; categories come from item pages", async () => {
-  await withEnv(async (t) => {
-    await signedIn(t);
-    assert.equal((await t.run(["cart", "add", "pasta-piccola", TIRAMISU, ...AT])).code, 0);
-    t.sandbox.setFaults([{ path: `${ASSORTMENT}/pasta-piccola/assortment`, status: 503 }]);
-    const p = await json(t, ["checkout", ...AT]);
-    assert.equal(p.data.preview_only, true);
-    assert.match(
-      p.warnings.join("\n"),
-      /assortment of "pasta-piccola" is unavailable \(SVC_UPSTREAM_TEMPORARY\)/,
-    );
-    const plan = t.log().find((e) => e.path === "/order-xp/web/v2/pages/checkout")!.body as Any;
-    assert.ok(/^652/.test(plan.purchase_plan.menu_items[0].category_id), "category from the item page");
-    assert.ok(t.log().some((e) => e.path === ITEM_PAGE(PASTA, TIRAMISU)));
-    t.sandbox.setFaults([{ path: `${ASSORTMENT}/pasta-piccola/assortment`, status: 404 }]);
-    assert.equal((await json(t, ["checkout", ...AT])).data.preview_only, true);
   });
 });

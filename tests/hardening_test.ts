@@ -4,84 +4,18 @@
  */
 
 import assert from "node:assert/strict";
-import { calls, type Env, withEnv } from "./helpers.ts";
+import { withEnv } from "./helpers.ts";
 import { startFixtureServer } from "./fixture_server.ts";
 import { SvcError } from "../src/domain/errors.ts";
 import { parseCategoryTree } from "../src/services/venues/details.ts";
-import type { RequestLogEntry } from "../src/sandbox/types.ts";
+import { signedIn } from "./support/session.ts";
+import { AT, J, PP, TIRAMISU } from "./support/world.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
 
-const AT = ["--lat", "60.1699", "--lon", "24.9384"];
-const J = ["--format", "json"];
-const PP = "pasta-piccola";
-const PP_ID = "650000000000000000000aa1";
-const CARBONARA = "651000000000000000000b01";
-const TIRAMISU = "651000000000000000000b09";
-const BASKETS = "/order-xp/web/v1/pages/baskets";
 // deno-lint-ignore no-control-regex
 const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
-
-const writes = (log: RequestLogEntry[]) =>
-  log.filter((e) => e.method !== "GET" && e.path.startsWith("/order-xp/v1/baskets"));
-
-async function signedIn(t: Env): Promise<{ access_token: string; refresh_token: string }> {
-  const s = await t.sandbox.mintSession();
-  assert.equal((await t.run(["login", "--wtoken", s.access_token, "--wrtoken", s.refresh_token])).code, 0);
-  return s;
-}
-
-async function basketsPage(t: Env): Promise<Any> {
-  const token = (await t.sandbox.mintSession()).access_token;
-  const res = await fetch(`${t.sandbox.urls.consumer_api_url}${BASKETS}?lat=60.1699&lon=24.9384`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  return await res.json();
-}
-
-Deno.test("a basket snapshot whose lines do not add up to its own totals is never written from", async () => {
-  await withEnv(async (t) => {
-    await signedIn(t);
-    for (const args of [[PP, TIRAMISU], [PP, CARBONARA, "--option", "Size=Large"]]) {
-      assert.equal((await t.run(["cart", "add", ...args, ...AT])).code, 0);
-    }
-    const page = await basketsPage(t);
-    // Lines missing while the total and the item count still say otherwise.
-    const missingLine = structuredClone(page);
-    missingLine.baskets[0].items = missingLine.baskets[0].items.slice(0, 1);
-    const wrongCount = structuredClone(page);
-    wrongCount.baskets[0].total_items += 3;
-    const wrongTotalOnly = structuredClone(page);
-    delete wrongTotalOnly.baskets[0].total_items;
-    wrongTotalOnly.baskets[0].telemetry.basket_total += 500;
-    // Removing the one line a snapshot still shows would bulk-delete the whole basket.
-    const commands = [
-      ["cart", "add", PP, TIRAMISU],
-      ["cart", "remove", CARBONARA],
-      ["cart", "remove", TIRAMISU],
-      ["checkout"],
-    ];
-    for (const body of [missingLine, wrongCount, wrongTotalOnly]) {
-      t.sandbox.setFaults([{ path: BASKETS, status: 200, body }]);
-      t.sandbox.clearLog();
-      for (const args of commands) {
-        const r = await t.run([...args, ...AT, ...J]);
-        assert.equal(
-          r.json().error?.code,
-          args[0] === "checkout" ? "SVC_CHECKOUT_PAYLOAD_ERROR" : "SVC_INVALID_BASKET",
-          args.join(" "),
-        );
-      }
-      assert.deepEqual(writes(t.log()), [], "nothing written from an inconsistent snapshot");
-    }
-    // A total below the lines' sum is a discount, not a missing line: writes go ahead.
-    const discounted = structuredClone(page);
-    discounted.baskets[0].telemetry.basket_total -= 100;
-    t.sandbox.setFaults([{ path: BASKETS, status: 200, body: discounted, times: 1 }]);
-    assert.equal((await t.run(["cart", "add", PP, TIRAMISU, ...AT])).code, 0);
-  });
-});
 
 Deno.test("terminal escapes from the upstream never reach a terminal; JSON keeps the exact values", async () => {
   await withEnv(async (t) => {
@@ -132,7 +66,7 @@ Deno.test("terminal escapes from the upstream never reach a terminal; JSON keeps
 
 Deno.test("cookies a header cannot carry are refused at login, configure and per run; nothing saved, nothing sent", async () => {
   await withEnv(async (t) => {
-    const s = await signedIn(t);
+    const s = await signedIn(t, { refresh: true });
     const before = await Deno.readTextFile(t.configPath);
     t.sandbox.clearLog();
     for (const cookie of ["sid=a\r\nX-Evil: 1", "sid=a\x7f", "sid=päivä", "sid=a\x1bb", "=nameless", "sid"]) {
@@ -205,7 +139,7 @@ Deno.test("deep nesting is an invalid upstream response, never a crash", async (
 
 Deno.test("numbers: non-decimal spellings and out-of-range values are refused on every command, before any call", async () => {
   await withEnv(async (t) => {
-    await signedIn(t);
+    await signedIn(t, { refresh: true });
     t.sandbox.clearLog();
     const cases: string[][] = [
       ["checkout", ...AT, "--tip", "0x10"],
@@ -281,44 +215,5 @@ Deno.test("auth audit: an embedded refresh token survives rotation; unrelated --
     const me = t.log().find((e) => e.path === "/v1/user/me")!;
     assert.deepEqual([me.auth, me.auth_valid], ["bearer", false], "the opaque token went as the bearer");
     assert.ok(t.log().some((e) => e.path === "/v1/wauth2/access_token"), "rejected, so it was refreshed");
-  });
-});
-
-Deno.test("cart audit: remove by item URL picks that venue's basket; --line targets one of several lines", async () => {
-  await withEnv(async (t) => {
-    await signedIn(t);
-    assert.equal((await t.run(["cart", "add", "kallio-burger", "--cheapest", ...AT])).code, 0);
-    const added: Any[] = [];
-    for (const size of ["Regular", "Large"]) {
-      const r = await t.run(["cart", "add", PP, CARBONARA, "--option", `Size=${size}`, ...AT, ...J]);
-      assert.equal(r.code, 0, r.stdout);
-      added.push(r.json<Any>().data);
-    }
-    // cart add reports the changed basket's item count and total; the count over all baskets (the
-    // burger too) has its own name.
-    const pp = (await t.run(["cart", "--venue-id", PP, ...AT, ...J])).json<Any>().data.basket;
-    assert.deepEqual(added.map((d) => [d.total_items, d.all_baskets_count]), [[1, 2], [2, 3]]);
-    assert.deepEqual([added[1].total.amount, added[1].total.currency], [pp.total.amount, "EUR"]);
-    assert.ok(added[0].total.amount < added[1].total.amount, "the first total is of one line");
-    // Kallio Burger's basket is the first; the URL names Pasta Piccola's.
-    const url = `https://wolt.com/en/fin/helsinki/restaurant/pasta-piccola/carbonara-itemid-${CARBONARA}`;
-    const ambiguous = await t.run(["cart", "remove", url, ...AT, ...J]);
-    assert.equal(ambiguous.json().error?.code, "SVC_ITEM_AMBIGUOUS", "found in the URL's venue basket");
-    assert.match(ambiguous.json().error!.details!.hint as string, /--line <n>/);
-    const shown = await t.run(["cart", "--venue-id", PP, ...AT, "--details"]);
-    assert.match(shown.stdout, /^1\s+Carbonara\s+1\s+.*Size=Regular/m);
-    assert.match(shown.stdout, /^2\s+Carbonara\s+1\s+.*Size=Large/m);
-    t.sandbox.clearLog();
-    const r = await t.run(["cart", "remove", url, "--line", "2", ...AT, ...J]);
-    assert.equal(r.code, 0, r.stdout);
-    assert.equal(r.json<Any>().data.venue_id, PP_ID);
-    const post = t.log().find((e) => e.method === "POST" && e.path === "/order-xp/v1/baskets")!.body as Any;
-    assert.equal(post.items.length, 1, "only line 2 went");
-    assert.equal(post.items[0].options[0].values[0].price, 0, "the Regular line stays");
-    const wrongLine = await t.run(["cart", "remove", TIRAMISU, "--venue-id", PP, "--line", "1", ...AT, ...J]);
-    assert.equal(wrongLine.json().error?.code, "SVC_INVALID_ARGUMENT");
-    const conflict = await t.run(["cart", "remove", url, "--venue-id", "kallio-burger", ...AT, ...J]);
-    assert.equal(conflict.json().error?.code, "SVC_VENUE_CONFLICT");
-    assert.deepEqual(calls(writes(t.log())), ["POST consumer_api /order-xp/v1/baskets"]);
   });
 });

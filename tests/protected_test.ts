@@ -6,20 +6,12 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { calls, type Env, withEnv } from "./helpers.ts";
+import { calls, withEnv } from "./helpers.ts";
+import { AT, FRONT, J, PP_ID } from "./support/world.ts";
+import { signedIn } from "./support/session.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
-
-const AT = ["--lat", "60.1699", "--lon", "24.9384"];
-const J = ["--format", "json"];
-const PASTA = "650000000000000000000aa1";
-const FRONT = "GET consumer_api /v1/pages/front";
-
-async function signedIn(t: Env): Promise<void> {
-  const s = await t.sandbox.mintSession();
-  assert.equal((await t.run(["login", "--wtoken", s.access_token])).code, 0);
-}
 
 Deno.test("slug cache: an expired entry is never used to map a venue id back to its slug", async () => {
   await withEnv(async (t) => {
@@ -29,11 +21,11 @@ Deno.test("slug cache: an expired entry is never used to map a venue id back to 
     await Deno.mkdir(join(t.dir, "home"), { recursive: true, mode: 0o700 });
     await Deno.writeTextFile(
       cache,
-      JSON.stringify({ version: 1, venues: { "wrong-slug": { id: PASTA, fetched_at: stale } } }),
+      JSON.stringify({ version: 1, venues: { "wrong-slug": { id: PP_ID, fetched_at: stale } } }),
       { mode: 0o600 },
     );
     t.sandbox.clearLog();
-    const r = await t.run(["venue", "hours", PASTA, ...AT, ...J], { SVC_SLUG_CACHE_PATH: cache });
+    const r = await t.run(["venue", "hours", PP_ID, ...AT, ...J], { SVC_SLUG_CACHE_PATH: cache });
     assert.equal(r.code, 0, r.stdout);
     assert.equal(r.json<Any>().data.slug, "pasta-piccola");
     assert.deepEqual(calls(t.log()).slice(0, 2), [
@@ -46,23 +38,9 @@ Deno.test("slug cache: an expired entry is never used to map a venue id back to 
     for (const e of Object.values(file.venues) as Any[]) e.fetched_at = fresh;
     await Deno.writeTextFile(cache, JSON.stringify(file));
     t.sandbox.clearLog();
-    const again = await t.run(["venue", "hours", PASTA, ...AT, ...J], { SVC_SLUG_CACHE_PATH: cache });
+    const again = await t.run(["venue", "hours", PP_ID, ...AT, ...J], { SVC_SLUG_CACHE_PATH: cache });
     assert.equal(again.json<Any>().data.slug, "pasta-piccola");
     assert.ok(!calls(t.log()).includes(FRONT));
-  });
-});
-
-Deno.test("checkout: a standard request the response does not advertise fails with SVC_DELIVERY_MODE_UNAVAILABLE", async () => {
-  await withEnv(async (t) => {
-    await signedIn(t);
-    assert.equal((await t.run(["cart", "add", "pasta-piccola", "651000000000000000000b09", ...AT])).code, 0);
-    // "omit" drops the requested mode from the advertised configs: only priority is offered.
-    t.sandbox.state.checkout_mode_override = "omit";
-    const r = await t.run(["checkout", ...AT, ...J]);
-    assert.equal(r.code, 1, r.stdout);
-    assert.equal(r.json().error?.code, "SVC_DELIVERY_MODE_UNAVAILABLE");
-    assert.deepEqual(r.json().error?.details?.available_delivery_modes, ["priority"]);
-    assert.equal(r.json().error?.details?.requested_delivery_mode, "standard");
   });
 });
 
