@@ -30,6 +30,10 @@ import {
 } from "./support/world.ts";
 import { parseOptionFlag } from "../src/services/basket/options.ts";
 import type { ServiceContext } from "../src/services/context.ts";
+import type { Fault } from "../src/sandbox/types.ts";
+
+// deno-lint-ignore no-explicit-any
+type Any = any;
 
 type Line = {
   id: string;
@@ -440,5 +444,40 @@ Deno.test("a zero-price menu notice is not one of rule 3's blocks: the upstream 
     assert.equal(e.code, "SVC_UPSTREAM_ERROR");
     assert.match(e.message, /not_for_sale/);
     assert.equal((await cartView(ctx, h)).basket, null);
+  });
+});
+
+Deno.test("a read that fails answers its own cause and retry facts, never availability unknown; nothing is written", async () => {
+  await withServices(async (ctx, h) => {
+    // Every source of the item's current facts: the item page, the assortment, the venue content.
+    const everySource = (f: Partial<Fault>): Fault[] => [
+      { host: "consumer_api", path: `/order-xp/web/v1/pages/venue/${PP_ID}/item/*`, ...f },
+      { host: "consumer_api", path: `${ASSORTMENT}/${PP}/assortment/*`, ...f },
+      { host: "consumer_api", path: `/consumer-api/venue-content-api/*`, ...f },
+    ];
+    const cases: Array<[Partial<Fault>, string, Record<string, unknown>]> = [
+      [{ status: 429, retry_after: "30" }, "SVC_RATE_LIMITED", { retryable: true, retry_after_ms: 30_000 }],
+      [{ status: 503 }, "SVC_UPSTREAM_TEMPORARY", { retryable: true }],
+      [{ html: true }, "SVC_UPSTREAM_INVALID_RESPONSE", { retryable: true }],
+      [{ truncate: true }, "SVC_UPSTREAM_INVALID_RESPONSE", { retryable: true }],
+    ];
+    for (const [fault, code, facts] of cases) {
+      h.sandbox.setFaults(everySource(fault));
+      h.clear();
+      const label = JSON.stringify(fault);
+      const e = await failure(add(ctx, h, TIRAMISU));
+      assert.equal(e.code, code, label);
+      assert.match(e.message, /could not be checked, so nothing was added/, label);
+      for (const [k, v] of Object.entries(facts)) assert.equal((e.retry as Any)?.[k], v, `${label}: ${k}`);
+      assert.equal(e.retry?.outcome, undefined, `${label}: nothing was sent`);
+      // The cause is the error: no warning claims another source took over.
+      assert.deepEqual(h.warnings.filter((w) => /assortment metadata/.test(w)), [], label);
+      assert.deepEqual(written(h), [], `${label}: nothing written`);
+    }
+    // One source down while another answers in full: the add goes on, and says where it read.
+    h.sandbox.setFaults(everySource({ status: 503 }).slice(0, 1));
+    h.clear();
+    await add(ctx, h, TIRAMISU);
+    assert.ok(h.warnings.some((w) => /SVC_UPSTREAM_TEMPORARY\); using assortment metadata/.test(w)));
   });
 });

@@ -238,3 +238,27 @@ Deno.test("a snapshot whose lines do not add up to its own totals is never writt
     assert.equal(written(h).length, 1);
   });
 });
+
+Deno.test("when the sources of a basket's currency fail, the failure is the error (retryable), not an unknown currency", async () => {
+  await withServices(async (ctx, h) => {
+    await add(ctx, h, TIRAMISU, [], 2);
+    // The baskets page without the currency; every other page that could name it is down.
+    const page = await basketsPage(h);
+    delete page.baskets[0].venue.currency;
+    await Deno.remove(h.slugCachePath).catch(() => {});
+    h.sandbox.setFaults([
+      { host: "consumer_api", path: BASKETS_PAGE, status: 200, body: page },
+      { host: "consumer_api", path: `/order-xp/web/v1/pages/venue/slug/${PP}/static`, status: 503 },
+      { host: "consumer_api", path: `/order-xp/web/v1/venue/slug/${PP}/dynamic/`, status: 503 },
+      { host: "consumer_api", path: "/v1/pages/front", status: 503 },
+      { path: "/v1/pages/search", status: 503 },
+      { host: "consumer_api", path: `/order-xp/web/v1/pages/venue/${PP_ID}/item/*`, status: 503 },
+    ]);
+    h.clear();
+    const e = await failure(cartRemove(ctx, h, TIRAMISU));
+    assert.equal(e.code, "SVC_UPSTREAM_TEMPORARY");
+    assert.match(e.message, /basket's currency could not be checked, so it was not changed/);
+    assert.equal(e.retry?.retryable, true);
+    assert.deepEqual(written(h), [], "nothing written");
+  });
+});

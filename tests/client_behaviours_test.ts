@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { calls, withEnv } from "./helpers.ts";
 import { redactedToken } from "../src/sandbox/mod.ts";
-import { ASSORTMENT, AT, J, LASAGNE, PP, PP_ID, SAN_PELLEGRINO, TIRAMISU } from "./support/world.ts";
+import { AT, J, LASAGNE, PP, PP_ID, TIRAMISU } from "./support/world.ts";
 import { signedIn } from "./support/session.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -224,20 +224,5 @@ Deno.test("checkout reports that purchasing is disabled and which items block it
       t.log().filter((e) => /purchase|\/orders?(\/|$)/.test(e.path) && !e.path.startsWith("/order-tracking")),
       [],
     );
-  });
-});
-
-Deno.test("the venue-content fallback follows next_page_token to an item on a later page", async () => {
-  await withEnv(async (t) => {
-    t.sandbox.setFaults([
-      { path: `/order-xp/web/v1/pages/venue/${PP_ID}/item/${SAN_PELLEGRINO}`, status: 502 },
-      { method: "POST", path: `${ASSORTMENT}/${PP}/assortment/items`, status: 503 },
-    ]);
-    const r = await t.run(["venue", "item", PP, SAN_PELLEGRINO, ...J]);
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-    const d = r.json<Any>().data;
-    assert.deepEqual([d.id, d.name, d.source], [SAN_PELLEGRINO, "San Pellegrino 50 cl", "venue_content"]);
-    const content = t.log().filter((e) => e.path.startsWith("/consumer-api/venue-content-api/"));
-    assert.deepEqual(content.map((e) => e.query), ["", "next_page_token=page-2"]);
   });
 });

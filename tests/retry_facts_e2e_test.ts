@@ -13,25 +13,11 @@
 import assert from "node:assert/strict";
 import { calls, collect, type Env, type RunResult, spawnSvc, untilHeld, withEnv } from "./helpers.ts";
 import type { Fault } from "../src/sandbox/types.ts";
-
-const AT = ["--lat", "60.1699", "--lon", "24.9384"];
-const J = ["--format", "json"];
-const PP = "pasta-piccola";
-const PP_ID = "650000000000000000000aa1";
-const TIRAMISU = "651000000000000000000b09";
-const MARKET = "testimarket-kamppi";
-const ASSORTMENT = "/consumer-api/consumer-assortment/v1/venues/slug";
-const BASKETS = "/order-xp/v1/baskets";
-const POST_BASKET = `POST consumer_api ${BASKETS}`;
+import { AT, BASKETS, J, POST_BASKET, PP, PP_ID, TIRAMISU } from "./support/world.ts";
+import { signedIn } from "./support/session.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
-
-async function signedIn(t: Env): Promise<void> {
-  const s = await t.sandbox.mintSession();
-  const r = await t.run(["login", "--wtoken", s.access_token]);
-  assert.equal(r.code, 0, r.stderr);
-}
 
 const details = (r: RunResult) => (r.json().error?.details ?? {}) as Record<string, unknown>;
 
@@ -47,78 +33,6 @@ async function tiramisuCount(t: Env): Promise<number> {
 async function settled(t: Env): Promise<void> {
   while (t.sandbox.inflight() > 0) await new Promise((r) => setTimeout(r, 20));
 }
-
-Deno.test("cart add: a read that fails answers its own cause and retry facts, never availability unknown; nothing is written", async () => {
-  await withEnv(async (t) => {
-    await signedIn(t);
-    // Every source of the item's current facts: the item page, the assortment, the venue content.
-    const everySource = (f: Partial<Fault>): Fault[] => [
-      { host: "consumer_api", path: `/order-xp/web/v1/pages/venue/${PP_ID}/item/*`, ...f },
-      { host: "consumer_api", path: `${ASSORTMENT}/${PP}/assortment/*`, ...f },
-      { host: "consumer_api", path: `/consumer-api/venue-content-api/*`, ...f },
-    ];
-    const cases: Array<[Partial<Fault>, string, Record<string, unknown>]> = [
-      [{ status: 429, retry_after: "30" }, "SVC_RATE_LIMITED", { retryable: true, retry_after_ms: 30_000 }],
-      [{ status: 503 }, "SVC_UPSTREAM_TEMPORARY", { retryable: true }],
-      [{ html: true }, "SVC_UPSTREAM_INVALID_RESPONSE", { retryable: true }],
-      [{ truncate: true }, "SVC_UPSTREAM_INVALID_RESPONSE", { retryable: true }],
-    ];
-    for (const [fault, code, facts] of cases) {
-      t.sandbox.setFaults(everySource(fault));
-      t.sandbox.clearLog();
-      const r = await t.run(["cart", "add", PP, TIRAMISU, ...AT, ...J]);
-      const label = JSON.stringify(fault);
-      assert.equal(r.code, 1, `${label}: ${r.stdout}`);
-      assert.equal(r.json().error?.code, code, label);
-      assert.match(r.json().error!.message, /could not be checked, so nothing was added/, label);
-      for (const [k, v] of Object.entries(facts)) assert.equal(details(r)[k], v, `${label}: ${k}`);
-      assert.equal(details(r).outcome, undefined, `${label}: nothing was sent`);
-      // The cause is the error: no warning claims another source took over.
-      assert.deepEqual(r.json().warnings.filter((w) => /assortment metadata/.test(w)), [], label);
-      assert.ok(!calls(t.log()).includes(POST_BASKET), `${label}: nothing written`);
-    }
-    // One source down while another answers in full: the add goes on, and says where it read.
-    t.sandbox.setFaults(everySource({ status: 503 }).slice(0, 1));
-    const r = await t.run(["cart", "add", PP, TIRAMISU, ...AT, ...J]);
-    assert.equal(r.code, 0, r.stdout);
-    assert.ok(r.json().warnings.some((w) => /SVC_UPSTREAM_TEMPORARY\); using assortment metadata/.test(w)));
-    t.sandbox.setFaults([]);
-  });
-});
-
-Deno.test("cart remove: when the sources of a basket's currency fail, the failure is the error, not an unknown currency", async () => {
-  await withEnv(async (t) => {
-    await signedIn(t);
-    assert.equal((await t.run(["cart", "add", PP, TIRAMISU, "--count", "2", ...AT])).code, 0);
-    // The baskets page without the currency; every other page that could name it is down.
-    const token = (await t.readConfig() as Any).profiles.default.wtoken;
-    const res = await fetch(
-      `${t.sandbox.urls.consumer_api_url}/order-xp/web/v1/pages/baskets?lat=60.1699&lon=24.9384`,
-      {
-        headers: { authorization: `Bearer ${token}` },
-      },
-    );
-    const page = await res.json();
-    delete page.baskets[0].venue.currency;
-    await Deno.remove(t.env.SVC_SLUG_CACHE_PATH).catch(() => {});
-    t.sandbox.setFaults([
-      { host: "consumer_api", path: "/order-xp/web/v1/pages/baskets", status: 200, body: page },
-      { host: "consumer_api", path: `/order-xp/web/v1/pages/venue/slug/${PP}/static`, status: 503 },
-      { host: "consumer_api", path: `/order-xp/web/v1/venue/slug/${PP}/dynamic/`, status: 503 },
-      { host: "consumer_api", path: "/v1/pages/front", status: 503 },
-      { path: "/v1/pages/search", status: 503 },
-      { host: "consumer_api", path: `/order-xp/web/v1/pages/venue/${PP_ID}/item/*`, status: 503 },
-    ]);
-    t.sandbox.clearLog();
-    const r = await t.run(["cart", "remove", TIRAMISU, ...AT, ...J]);
-    t.sandbox.setFaults([]);
-    assert.equal(r.code, 1, r.stdout);
-    assert.equal(r.json().error?.code, "SVC_UPSTREAM_TEMPORARY");
-    assert.match(r.json().error!.message, /basket's currency could not be checked, so it was not changed/);
-    assert.equal(details(r).retryable, true);
-    assert.ok(!calls(t.log()).includes(POST_BASKET), "nothing written");
-  });
-});
 
 Deno.test("a change that was sent and then failed is never retryable: outcome unknown, read first", async () => {
   await withEnv(async (t) => {
@@ -258,63 +172,5 @@ Deno.test("Ctrl-C while a basket change waits for its answer: exit 130, outcome 
     assert.equal(details(plain).outcome, undefined);
     t.sandbox.setFaults([]);
     t.sandbox.releaseHeld();
-  });
-});
-
-Deno.test("an answer svc cannot read is an error on every menu path, as a 503 is, never an empty menu", async () => {
-  await withEnv(async (t) => {
-    await signedIn(t);
-    const paths: Array<[string, string[], Omit<Fault, "status" | "html" | "truncate">]> = [
-      ["assortment root", ["venue", "menu", PP], { path: `${ASSORTMENT}/${PP}/assortment` }],
-      ["root of --category", ["venue", "menu", MARKET, "--category", "milk-6"], {
-        path: `${ASSORTMENT}/${MARKET}/assortment`,
-      }],
-      ["category", ["venue", "menu", MARKET, "--category", "milk-6"], {
-        path: `${ASSORTMENT}/${MARKET}/assortment/categories/slug/milk-6`,
-      }],
-      ["items batch", ["venue", "menu", MARKET, "--category", "milk-6"], {
-        method: "POST",
-        path: `${ASSORTMENT}/${MARKET}/assortment/items`,
-      }],
-      ["items batches of --full-catalog", ["venue", "menu", MARKET, "--full-catalog"], {
-        method: "POST",
-        path: `${ASSORTMENT}/${MARKET}/assortment/items`,
-      }],
-      ["search", ["venue", "menu", PP, "--query", "pasta"], {
-        path: `${ASSORTMENT}/${PP}/assortment/items/search`,
-      }],
-      ["venue item (every source)", ["venue", "item", PP, TIRAMISU], {
-        path: "*", // the item page, the assortment, the venue content
-      }],
-    ];
-    for (const [name, args, where] of paths) {
-      for (const fault of [{ status: 503 }, { html: true }, { truncate: true }]) {
-        const label = `${name} ${JSON.stringify(fault)}`;
-        // The venue's own pages stay readable: only the menu sources fail.
-        const faults: Fault[] = where.path === "*"
-          ? [
-            { host: "consumer_api", path: `/order-xp/web/v1/pages/venue/${PP_ID}/item/*`, ...fault },
-            { host: "consumer_api", path: `${ASSORTMENT}/${PP}/assortment/*`, ...fault },
-            { host: "consumer_api", path: "/consumer-api/venue-content-api/*", ...fault },
-          ]
-          : [{ host: "consumer_api", ...where, ...fault }];
-        t.sandbox.setFaults(faults);
-        const r = await t.run([...args, ...AT, ...J]);
-        assert.equal(r.code, 1, `${label}: ${r.stdout}`);
-        assert.equal(r.json().data, null, label);
-        assert.equal(
-          r.json().error?.code,
-          "status" in fault ? "SVC_UPSTREAM_TEMPORARY" : "SVC_UPSTREAM_INVALID_RESPONSE",
-          label,
-        );
-      }
-    }
-    t.sandbox.setFaults([]);
-    // A real "no menu here" (404) is still an unavailable menu, not an error.
-    t.sandbox.setFaults([{ path: `${ASSORTMENT}/${PP}/assortment`, status: 404 }]);
-    const gone = await t.run(["venue", "menu", PP, ...AT, ...J]);
-    assert.equal(gone.code, 0, gone.stdout);
-    assert.equal(gone.json<Any>().data.completeness, "unavailable");
-    t.sandbox.setFaults([]);
   });
 });
