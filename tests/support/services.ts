@@ -21,7 +21,11 @@ import {
 import type { Session } from "../../src/auth/session.ts";
 import type { Hosts } from "../../src/gateway/hosts.ts";
 import type { ServiceContext, WarningKind } from "../../src/services/context.ts";
-import { type ResolvedLocation, resolveLocation } from "../../src/services/location/resolve.ts";
+import {
+  type LocationOverride,
+  type ResolvedLocation,
+  resolveLocation,
+} from "../../src/services/location/resolve.ts";
 import { type Sandbox, type SessionTokens, startSandbox } from "../../src/sandbox/mod.ts";
 import type { RequestLogEntry } from "../../src/sandbox/types.ts";
 import { SvcError } from "../../src/domain/errors.ts";
@@ -51,6 +55,11 @@ export interface Harness {
   clear(): void;
   /** HELSINKI as a resolved location: what `--lat … --lon …` gives a command. */
   at(): Promise<ResolvedLocation>;
+  /**
+   * A command's location as it resolves it, on first use: the override's (`--lat/--lon`, `--address`),
+   * else the account's; without either and signed out, SVC_AUTH_REQUIRED (LocationNeedsSession).
+   */
+  locate(override?: LocationOverride): () => Promise<ResolvedLocation>;
   /** Calls a /__sim/* control route with the run's secret. */
   sim(path: string, init?: RequestInit): Promise<Response>;
   /** A context with another locale (same sandbox, session and warnings). */
@@ -126,6 +135,10 @@ export async function withServices(
         drift.length = 0;
       },
       at: () => resolveLocation(ctx, HELSINKI),
+      locate: (override = {}) => {
+        let loc: Promise<ResolvedLocation> | undefined;
+        return () => loc ??= resolveLocation(ctx, override);
+      },
       sim: (path, init) => simFetch(sandbox, path, init),
       withLocale: contextFor,
     };
