@@ -1,55 +1,41 @@
 /**
  * `cart add` choice rules 5–7 against the sandbox's test kitchen, whose menu exposes each rule:
  * exact vs substring names, the cheapest item sold out, a search hit matched only by its
- * description, and option values and groups whose names repeat.
+ * description, and option values and groups whose names repeat. In-process: the basket service on
+ * the sandbox (tests/support/services.ts).
  */
 
 import assert from "node:assert/strict";
-import { type Env, type RunResult, withEnv } from "./helpers.ts";
+import { failure, withServices } from "./support/services.ts";
+import { type AddArgs, basketWrites, cartAdd } from "./support/basket.ts";
+import { ASSORTMENT, KK, KK_ITEMS as ID } from "./support/world.ts";
+import type { ServiceContext } from "../src/services/context.ts";
+import type { Harness } from "./support/services.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
 
-const AT = ["--lat", "60.1699", "--lon", "24.9384"];
-const KK = "koekeittio";
-/** Item ids of the test kitchen (venue index 45 → `…2d00b0n`). */
-const ID = {
-  cakePops: "651000000000000002d00b01",
-  carrotCake: "651000000000000002d00b02",
-  cake: "651000000000000002d00b03",
-  cheesecake: "651000000000000002d00b04",
-  applePie: "651000000000000002d00b05",
-  bowl: "651000000000000002d00b06",
+const add = (ctx: ServiceContext, h: Harness, args: Omit<AddArgs, "venue">) => {
+  h.clear();
+  return cartAdd(ctx, h, { venue: KK, ...args });
 };
+const writes = (h: Harness) => basketWrites(h.log());
 
-async function signedIn(t: Env): Promise<void> {
-  const s = await t.sandbox.mintSession();
-  assert.equal((await t.run(["login", "--wtoken", s.access_token])).code, 0);
-}
-
-async function add(t: Env, args: string[]): Promise<RunResult> {
-  t.sandbox.clearLog();
-  return await t.run(["cart", "add", KK, ...args, ...AT, "--format", "json"]);
-}
-
-const writes = (t: Env) =>
-  t.log().filter((e) => e.method === "POST" && e.path.startsWith("/order-xp/v1/baskets"));
-const lineOf = (r: RunResult) => r.json<Any>().data?.line_id;
-
-Deno.test("rule 6: an exact name beats substring matches; several substring matches fail with suggestions", async () => {
-  await withEnv(async (t) => {
-    await signedIn(t);
+Deno.test("rule 6: an exact name wins over substring matches, in any case", async () => {
+  await withServices(async (ctx, h) => {
     // "cake" is exactly "Cake", and a substring of three other names: the exact one wins.
-    let r = await add(t, ["--query", "cake"]);
-    assert.equal(r.code, 0, r.stdout);
-    assert.equal(lineOf(r), ID.cake);
+    assert.equal((await add(ctx, h, { query: "cake" })).line_id, ID.cake);
     // "CAKE" in another case is still exact.
-    r = await add(t, ["--query", "CAKE"]);
-    assert.equal(lineOf(r), ID.cake);
+    assert.equal((await add(ctx, h, { query: "CAKE" })).line_id, ID.cake);
+  });
+});
+
+Deno.test("rule 6: several substring matches fail with their names as suggestions, never a description match", async () => {
+  await withServices(async (ctx, h) => {
     // "ca" has no exact match and several substring ones: ambiguous, with those names as suggestions.
-    r = await add(t, ["--query", "ca"]);
-    assert.equal(r.json().error?.code, "SVC_ITEM_AMBIGUOUS");
-    const suggestions = r.json().error?.details?.suggestions as string[];
+    const e = await failure(add(ctx, h, { query: "ca" }));
+    assert.equal(e.code, "SVC_ITEM_AMBIGUOUS");
+    const suggestions = e.facts?.suggestions as string[];
     assert.deepEqual(suggestions.map((s) => s.replace(/ \(.*\)$/, "")).sort(), [
       "Cake",
       "Cake pops",
@@ -58,21 +44,23 @@ Deno.test("rule 6: an exact name beats substring matches; several substring matc
     ]);
     // The upstream search also returns "Apple pie" (its description says cake): never a name match.
     assert.ok(!suggestions.some((s) => s.startsWith("Apple pie")));
-    assert.equal(writes(t).length, 0);
+    assert.equal(writes(h).length, 0);
   });
 });
 
-Deno.test("rule 7: --cheapest skips a sold-out cheapest item; with --query it filters names on the client", async () => {
-  await withEnv(async (t) => {
-    await signedIn(t);
+Deno.test("rule 7: --cheapest skips a sold-out cheapest item", async () => {
+  await withServices(async (ctx, h) => {
     // Cake pops (2.90) is the cheapest but sold out; Apple pie (3.90) is next.
-    let r = await add(t, ["--cheapest"]);
-    assert.equal(r.code, 0, r.stdout);
-    assert.equal(lineOf(r), ID.applePie);
+    assert.equal((await add(ctx, h, { cheapest: true })).line_id, ID.applePie);
+  });
+});
+
+Deno.test("rule 7: --cheapest with --query filters names on the client, not the upstream's search hits", async () => {
+  await withServices(async (ctx, h) => {
     // The search for "cake" returns Apple pie too (by description), and the sold-out Cake pops:
     // the cheapest in-stock item whose *name* contains "cake" is Carrot cake (4.50).
     const search = await (await fetch(
-      `${t.sandbox.urls.consumer_api_url}/consumer-api/consumer-assortment/v1/venues/slug/${KK}/assortment/items/search`,
+      `${h.sandbox.urls.consumer_api_url}${ASSORTMENT}/${KK}/assortment/items/search`,
       {
         method: "POST",
         body: JSON.stringify({ q: "cake" }),
@@ -83,44 +71,47 @@ Deno.test("rule 7: --cheapest skips a sold-out cheapest item; with --query it fi
       search.items.some((i: Any) => i.id === ID.applePie),
       "the upstream returns a non-matching name",
     );
-    r = await add(t, ["--cheapest", "--query", "cake"]);
-    assert.equal(r.code, 0, r.stdout);
-    assert.equal(lineOf(r), ID.carrotCake);
-    r = await add(t, ["--cheapest", "--query", "pops"]);
-    assert.equal(r.json().error?.code, "SVC_ITEM_NOT_FOUND", "only a sold-out item matches");
+    assert.equal((await add(ctx, h, { cheapest: true, query: "cake" })).line_id, ID.carrotCake);
+    const e = await failure(add(ctx, h, { cheapest: true, query: "pops" }));
+    assert.equal(e.code, "SVC_ITEM_NOT_FOUND", "only a sold-out item matches");
   });
 });
 
-Deno.test("rule 5: ambiguous option value and group names fail with suggestions; ids always work", async () => {
-  await withEnv(async (t) => {
-    await signedIn(t);
+Deno.test("rule 5: an ambiguous option value name fails with both values as suggestions", async () => {
+  await withServices(async (ctx, h) => {
     // Two values of "Sauce" are named "Spicy" and "spicy".
-    let r = await add(t, [ID.bowl, "--option", "Sauce=SPICY"]);
-    assert.equal(r.json().error?.code, "SVC_OPTION_INVALID", r.stdout);
-    assert.match(r.json().error!.message, /ambiguous/);
-    assert.deepEqual(r.json().error?.details?.suggestions, [
+    const e = await failure(add(ctx, h, { item: ID.bowl, options: ["Sauce=SPICY"] }));
+    assert.equal(e.code, "SVC_OPTION_INVALID");
+    assert.match(e.message, /ambiguous/);
+    assert.deepEqual(e.facts?.suggestions, [
       "Spicy (655000000000000002d00f01)",
       "spicy (655000000000000002d00f02)",
     ]);
+    assert.equal(writes(h).length, 0, "nothing written");
+  });
+});
+
+Deno.test("rule 5: an ambiguous option group name fails with both groups as suggestions", async () => {
+  await withServices(async (ctx, h) => {
     // Two groups are named "Extras".
-    r = await add(t, [ID.bowl, "--option", "Sauce=Mild", "--option", "Extras=Egg"]);
-    assert.equal(r.json().error?.code, "SVC_OPTION_INVALID");
-    assert.match(r.json().error!.message, /option group "Extras" is ambiguous/);
-    assert.deepEqual(r.json().error?.details?.suggestions, [
+    const e = await failure(add(ctx, h, { item: ID.bowl, options: ["Sauce=Mild", "Extras=Egg"] }));
+    assert.equal(e.code, "SVC_OPTION_INVALID");
+    assert.match(e.message, /option group "Extras" is ambiguous/);
+    assert.deepEqual(e.facts?.suggestions, [
       "Extras (653000000000000002d00d02)",
       "Extras (653000000000000002d00d03)",
     ]);
-    assert.equal(writes(t).length, 0, "nothing written");
-    // By id, both work; the line carries exactly the chosen values.
-    r = await add(t, [
-      ID.bowl,
-      "--option",
-      "Sauce=655000000000000002d00f02",
-      "--option",
-      "653000000000000002d00d03=Kimchi",
-    ]);
-    assert.equal(r.code, 0, r.stdout);
-    const post = writes(t)[0].body as Any;
+    assert.equal(writes(h).length, 0, "nothing written");
+  });
+});
+
+Deno.test("rule 5: by id, repeated names work; the line carries exactly the chosen values", async () => {
+  await withServices(async (ctx, h) => {
+    await add(ctx, h, {
+      item: ID.bowl,
+      options: ["Sauce=655000000000000002d00f02", "653000000000000002d00d03=Kimchi"],
+    });
+    const post = writes(h)[0].body as Any;
     assert.deepEqual(post.items[0].options, [
       { id: "653000000000000002d00d01", values: [{ id: "655000000000000002d00f02", count: 1, price: 50 }] },
       { id: "653000000000000002d00d03", values: [{ id: "655000000000000002d00f06", count: 1, price: 100 }] },

@@ -14,6 +14,7 @@ import {
   loadFixture,
   startFixtureServer,
 } from "./fixture_server.ts";
+import { ASSORTMENT, AT, HELSINKI } from "./support/world.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -26,12 +27,9 @@ const CALZONE = "6a2f000000000000000000c6"; // only in the venue-content menu (i
 const MILK = "6a2f000000000000000001c1";
 const SKIM = "6a2f000000000000000001c2";
 const TOMATO = "6a2f000000000000000001c9"; // sold by weight
-const HERE = { lat: 60.1699, lon: 24.9384 };
-const AT = ["--lat", "60.1699", "--lon", "24.9384"];
 const ELSEWHERE = ["--lat", "52", "--lon", "13"];
 const TOKEN = fakeJwt();
 const AUTH = ["--wtoken", TOKEN];
-const ASSORTMENT = "/consumer-api/consumer-assortment/v1/venues/slug";
 
 /** The static page of another venue: the schedule fixture under a different slug and id. */
 async function staticAs(slug: string, id: string): Promise<unknown> {
@@ -256,7 +254,9 @@ Deno.test("contract: front page venue-list — rows, string-free ratings, raw ta
   const page = await loadFixture<Any>("front/venue-list.json");
   const expected = page.sections[0].items.map((i: Any) => ({
     slug: i.venue.slug,
-    m: i.venue.location ? distanceMeters(HERE, { lon: i.venue.location[0], lat: i.venue.location[1] }) : null,
+    m: i.venue.location
+      ? distanceMeters(HELSINKI, { lon: i.venue.location[0], lat: i.venue.location[1] })
+      : null,
   }));
   const sorted = await json(["venues", ...AT, "--sort", "distance"]);
   const got = sorted.data.venues.map((v: Any) => ({ slug: v.slug, m: v.distance_m }));

@@ -24,14 +24,8 @@ import {
   withEnv,
 } from "./helpers.ts";
 import { type Hostile, startHostile } from "./hostile.ts";
+import { AT, HOME, J, PP, PP_ID, TIRAMISU, WORK } from "./support/world.ts";
 
-const AT = ["--lat", "60.1699", "--lon", "24.9384"];
-const J = ["--format", "json"];
-const PP = "pasta-piccola";
-const PP_ID = "650000000000000000000aa1";
-const TIRAMISU = "651000000000000000000b09";
-const HOME = "66a000000000000000000001";
-const WORK = "66a000000000000000000002";
 const BASKETS = "/consumer-api/order-xp/v1/baskets";
 const PLACE = "/consumer-api/order-xp/v1/purchases/place-order";
 

@@ -4,6 +4,7 @@ import { basketRoutes } from "../src/sandbox/routes/baskets.ts";
 import { discoveryRoutes } from "../src/sandbox/routes/discovery.ts";
 import { createState, type Route, type SandboxState, startSandbox } from "../src/sandbox/mod.ts";
 import { TEST_NOW } from "./helpers.ts";
+import { CARBONARA, KALLIO_ID, LASAGNE, PP_ID, TIRAMISU } from "./support/world.ts";
 
 // Payloads are walked freely here; the assertions are the type checks.
 // deno-lint-ignore no-explicit-any
@@ -55,13 +56,9 @@ async function call(
 }
 
 // Pasta Piccola: the venue with option groups and stock variants.
-const PASTA = "650000000000000000000aa1";
-const CARBONARA = "651000000000000000000b01"; // 1390, category c01; Size required, toppings 0..3, shape 0..1
 const TRUFFLE = "651000000000000000000b02"; // sold out (disabled_info)
-const LASAGNE = "651000000000000000000b04"; // purchasable_balance -1
 const PESTO = "651000000000000000000b05"; // purchasable_balance 0
 const ARRABBIATA = "651000000000000000000b06"; // purchasable_balance 4
-const TIRAMISU = "651000000000000000000b09"; // 690, category c03
 const NOTICE = "651000000000000000000b0f"; // price 0: a menu notice
 const SIZE = "653000000000000000000d01";
 const TOPPINGS = "653000000000000000000d02";
@@ -76,7 +73,6 @@ const TRUFFLE_OIL = "655000000000000000000f07"; // +300
 const RIGATONI = "655000000000000000000f09"; // no price metadata
 const PASTA_CAT = "652000000000000000000c01";
 const SIDES_CAT = "652000000000000000000c03";
-const KALLIO = "650000000000000000000aa3"; // free delivery over €25, delivery fee 190
 const KEBAB = "650000000000000000000aa9"; // no priority delivery
 const MEZE = "650000000000000000000ab4"; // no currency
 const HOME = { latitude: 60.1699, longitude: 24.9384 };
@@ -111,7 +107,7 @@ function firstItem(venueId: string) {
   return { id: item.id, price: item.price, category: item.categoryId };
 }
 
-const menuItem = (l: Line, base_price: number, category_id: string | undefined, venue_id = PASTA) => ({
+const menuItem = (l: Line, base_price: number, category_id: string | undefined, venue_id = PP_ID) => ({
   id: l.id,
   venue_id,
   count: l.count,
@@ -133,7 +129,7 @@ const plan = (
   venue: Record<string, unknown> = {},
 ) => ({
   purchase_plan: {
-    venue: { id: PASTA, currency: "EUR", country: "FIN", ...venue },
+    venue: { id: PP_ID, currency: "EUR", country: "FIN", ...venue },
     delivery_method: "homedelivery",
     menu_items,
     use_promo_discount_ids: [],
@@ -172,16 +168,16 @@ Deno.test("basket upsert replaces the venue's whole item array; page and count f
   assert.equal(await count(state), 0);
   assert.deepEqual((await page(state)).body, { baskets: [] });
 
-  const a = await upsert(state, PASTA, [line(CARBONARA, 2, 3380, large())]);
-  assert.deepEqual([a.status, a.body], [200, { id: "bsk-aa1", venue_id: PASTA }]);
+  const a = await upsert(state, PP_ID, [line(CARBONARA, 2, 3380, large())]);
+  assert.deepEqual([a.status, a.body], [200, { id: "bsk-aa1", venue_id: PP_ID }]);
   assert.equal(await count(state), 2);
-  const b = await upsert(state, PASTA, [line(TIRAMISU, 1, 690)]);
-  assert.deepEqual(b.body, { id: "bsk-aa1", venue_id: PASTA }, "same basket id on re-post");
+  const b = await upsert(state, PP_ID, [line(TIRAMISU, 1, 690)]);
+  assert.deepEqual(b.body, { id: "bsk-aa1", venue_id: PP_ID }, "same basket id on re-post");
 
   const [basket] = (await page(state)).body.baskets;
   assert.deepEqual(basket.items.map((l: J) => l.id), [TIRAMISU], "the forgotten Carbonara line is gone");
   assert.deepEqual(basket.venue, {
-    id: PASTA,
+    id: PP_ID,
     name: "Pasta Piccola",
     slug: "pasta-piccola",
     country: "FIN",
@@ -201,10 +197,10 @@ Deno.test("basket upsert replaces the venue's whole item array; page and count f
   assert.equal(await count(state), 1);
 
   // Newest update first; a re-post moves the basket to the top.
-  const burger = firstItem(KALLIO);
-  assert.equal((await upsert(state, KALLIO, [line(burger.id, 3, 3 * burger.price)])).body.id, "bsk-aa3");
+  const burger = firstItem(KALLIO_ID);
+  assert.equal((await upsert(state, KALLIO_ID, [line(burger.id, 3, 3 * burger.price)])).body.id, "bsk-aa3");
   assert.deepEqual((await page(state)).body.baskets.map((x: J) => x.id), ["bsk-aa3", "bsk-aa1"]);
-  await upsert(state, PASTA, [line(TIRAMISU, 2, 1380)]);
+  await upsert(state, PP_ID, [line(TIRAMISU, 2, 1380)]);
   assert.deepEqual((await page(state)).body.baskets.map((x: J) => x.id), ["bsk-aa1", "bsk-aa3"]);
   assert.equal(await count(state), 5);
   assert.equal(JSON.stringify(JSON.parse(JSON.stringify(state))), JSON.stringify(state), "JSON-serialisable");
@@ -215,25 +211,25 @@ Deno.test("basket upsert replaces the venue's whole item array; page and count f
 Deno.test("basket upsert: price is the line total count × (unit + options)", async () => {
   const state = createState();
   const opts = [opt(SIZE, [LARGE, 300]), opt(TOPPINGS, [GUANCIALE, 250], [BURRATA, 390])];
-  const unitTotal = await upsert(state, PASTA, [line(CARBONARA, 3, 2330, opts)]);
+  const unitTotal = await upsert(state, PP_ID, [line(CARBONARA, 3, 2330, opts)]);
   assert.equal(unitTotal.status, 400);
   assert.equal(unitTotal.body.error_code, 400);
   assert.match(unitTotal.body.msg, /price mismatch.*expected line total 6990/);
   assert.equal(await count(state), 0, "a rejected post changes nothing");
-  assert.equal((await upsert(state, PASTA, [line(CARBONARA, 3, 6990, opts)])).status, 200);
+  assert.equal((await upsert(state, PP_ID, [line(CARBONARA, 3, 6990, opts)])).status, 200);
 
-  const wrongValuePrice = await upsert(state, PASTA, [line(CARBONARA, 1, 1390, [opt(SIZE, [LARGE, 0])])]);
+  const wrongValuePrice = await upsert(state, PP_ID, [line(CARBONARA, 1, 1390, [opt(SIZE, [LARGE, 0])])]);
   assert.match(wrongValuePrice.body.msg, /price mismatch for option value Large/);
   // A value without price metadata counts as 0.
   const shape = [opt(SIZE, [REGULAR, 0]), opt(SHAPE, [RIGATONI, 0])];
-  assert.equal((await upsert(state, PASTA, [line(CARBONARA, 1, 1390, shape)])).status, 200);
+  assert.equal((await upsert(state, PP_ID, [line(CARBONARA, 1, 1390, shape)])).status, 200);
   assert.equal(await count(state), 1);
 });
 
 Deno.test("basket upsert: option validation (binding ids, values, required, min/max)", async () => {
   const state = createState();
   const post = async (options: Opt[], price = 1390) =>
-    (await upsert(state, PASTA, [line(CARBONARA, 1, price, options)])).body.msg ?? "ok";
+    (await upsert(state, PP_ID, [line(CARBONARA, 1, price, options)])).body.msg ?? "ok";
   assert.match(await post([]), /option Size of Carbonara needs at least 1/);
   assert.match(
     await post([opt(SIZE, [REGULAR, 0], [LARGE, 300])], 1690),
@@ -264,7 +260,7 @@ Deno.test("basket upsert: option validation (binding ids, values, required, min/
 Deno.test("basket upsert: blocked items and quantity limits are rejected", async () => {
   const state = createState();
   const post = async (...items: Line[]) => {
-    const res = await upsert(state, PASTA, items);
+    const res = await upsert(state, PP_ID, items);
     return res.status === 200 ? "ok" : `${res.status} ${res.body.msg}`;
   };
   assert.match(
@@ -297,22 +293,22 @@ Deno.test("basket upsert: venue, currency and body validation", async () => {
     const res = await call(state, "POST", "/order-xp/v1/baskets", body);
     return `${res.status} ${res.body.msg}`;
   };
-  assert.match(await msg({ venue_id: PASTA, currency: "SEK", items: tiramisu }), /400 currency mismatch/);
-  assert.match(await msg({ venue_id: PASTA, currency: "eur", items: tiramisu }), /400 currency must be/);
-  assert.match(await msg({ venue_id: PASTA, items: tiramisu }), /400 currency/);
+  assert.match(await msg({ venue_id: PP_ID, currency: "SEK", items: tiramisu }), /400 currency mismatch/);
+  assert.match(await msg({ venue_id: PP_ID, currency: "eur", items: tiramisu }), /400 currency must be/);
+  assert.match(await msg({ venue_id: PP_ID, items: tiramisu }), /400 currency/);
   assert.match(await msg({ venue_id: "pasta-piccola", currency: "EUR", items: tiramisu }), /400 venue_id/);
   assert.match(await msg({ venue_id: "650000000000000000000fff", currency: "EUR", items: tiramisu }), /404/);
-  assert.match(await msg({ venue_id: PASTA, currency: "EUR", items: [] }), /400 items must not be empty/);
+  assert.match(await msg({ venue_id: PP_ID, currency: "EUR", items: [] }), /400 items must not be empty/);
   assert.match(
-    await msg({ venue_id: PASTA, currency: "EUR", items: [line(firstItem(KALLIO).id, 1, 1)] }),
+    await msg({ venue_id: PP_ID, currency: "EUR", items: [line(firstItem(KALLIO_ID).id, 1, 1)] }),
     /not on/,
   );
   const { substitution_settings: _s, ...noSubst } = tiramisu[0];
-  assert.match(await msg({ venue_id: PASTA, currency: "EUR", items: [noSubst] }), /substitution_settings/);
+  assert.match(await msg({ venue_id: PP_ID, currency: "EUR", items: [noSubst] }), /substitution_settings/);
   const { name: _n, ...noName } = tiramisu[0];
-  assert.match(await msg({ venue_id: PASTA, currency: "EUR", items: [noName] }), /name/);
+  assert.match(await msg({ venue_id: PP_ID, currency: "EUR", items: [noName] }), /name/);
   assert.match(
-    await msg({ venue_id: PASTA, currency: "EUR", items: [{ ...tiramisu[0], count: 0 }] }),
+    await msg({ venue_id: PP_ID, currency: "EUR", items: [{ ...tiramisu[0], count: 0 }] }),
     /count/,
   );
   assert.match(await msg(null), /400 body must be a JSON object/);
@@ -332,9 +328,9 @@ Deno.test("basket upsert: venue, currency and body validation", async () => {
 
 Deno.test("bulk delete removes the listed baskets, ignores unknown ids, answers null", async () => {
   const state = createState();
-  await upsert(state, PASTA, [line(TIRAMISU, 2, 1380)]);
-  const burger = firstItem(KALLIO);
-  await upsert(state, KALLIO, [line(burger.id, 1, burger.price)]);
+  await upsert(state, PP_ID, [line(TIRAMISU, 2, 1380)]);
+  const burger = firstItem(KALLIO_ID);
+  await upsert(state, KALLIO_ID, [line(burger.id, 1, burger.price)]);
   const del = await call(state, "POST", "/order-xp/v1/baskets/bulk/delete", { ids: ["bsk-aa1", "bsk-nope"] });
   assert.deepEqual([del.status, del.body], [200, null]);
   assert.deepEqual((await page(state)).body.baskets.map((b: J) => b.id), ["bsk-aa3"]);
@@ -452,11 +448,11 @@ Deno.test("checkout: promo ids apply discount rows; unknown ones become toasts",
   assert.match(unknown.toasts[0].text, /NOPE/);
 
   // Free delivery over €25 at Kallio Burger: a toast below the threshold, a discount row above it.
-  const burger = firstItem(KALLIO);
+  const burger = firstItem(KALLIO_ID);
   const burgers = (
     n: number,
-  ) => [menuItem(line(burger.id, n, n * burger.price), burger.price, burger.category, KALLIO)];
-  const venue = { id: KALLIO };
+  ) => [menuItem(line(burger.id, n, n * burger.price), burger.price, burger.category, KALLIO_ID)];
+  const venue = { id: KALLIO_ID };
   const few = await quote(burgers(1), ["disc-kallio-burger"], venue);
   assert.deepEqual([few.purchase_validation.discounts, few.toasts[0].type], [[], "PROMO_CONDITION_NOT_MET"]);
   const many = await quote(burgers(3), ["disc-kallio-burger"], venue);
@@ -495,8 +491,8 @@ Deno.test("checkout: priority fee and delivery configs; the venue without priori
 
 Deno.test("checkout: state.checkout_mode_override distorts the advertised modes", async () => {
   const state = createState();
-  const modes = async (isPriority: boolean, venue = PASTA) => {
-    const it = venue === PASTA ? null : firstItem(venue);
+  const modes = async (isPriority: boolean, venue = PP_ID) => {
+    const it = venue === PP_ID ? null : firstItem(venue);
     const items = it ? [menuItem(line(it.id, 1, it.price), it.price, it.category, venue)] : [carbonara2()];
     const q = (await checkout(state, plan(items, { is_priority_delivery: isPriority }, { id: venue }))).body;
     return [schedules(q), selected(q)];
@@ -529,7 +525,7 @@ Deno.test("checkout: validation errors and purchasing_disabled", async () => {
     /400 end_amount mismatch .* expected 3380/,
   );
   assert.match(await msg(plan([{ ...carbonara2(), base_price: 1690 }])), /400 base_price mismatch/);
-  assert.match(await msg(plan([{ ...carbonara2(), venue_id: KALLIO }])), /400 venue_id/);
+  assert.match(await msg(plan([{ ...carbonara2(), venue_id: KALLIO_ID }])), /400 venue_id/);
   assert.match(await msg(plan([{ ...carbonara2(), options: [] }])), /400 option Size .* needs at least 1/);
   assert.match(await msg(plan([carbonara2()], {}, { currency: "SEK" })), /400 .*currency must be EUR/);
   assert.match(await msg(plan([carbonara2()], {}, { country: "FI" })), /400 .*country must be FIN/);
@@ -602,10 +598,10 @@ Deno.test("through the server: auth required, bodies logged, override read from 
         headers: { authorization: `Bearer ${access_token}`, "content-type": "application/json" },
         body: JSON.stringify(body),
       }).then(async (r) => ({ status: r.status, body: await r.json() }));
-    const body = { venue_id: PASTA, currency: "EUR", items: [line(CARBONARA, 2, 3380, large())] };
-    assert.deepEqual((await post("/order-xp/v1/baskets", body)).body, { id: "bsk-aa1", venue_id: PASTA });
+    const body = { venue_id: PP_ID, currency: "EUR", items: [line(CARBONARA, 2, 3380, large())] };
+    assert.deepEqual((await post("/order-xp/v1/baskets", body)).body, { id: "bsk-aa1", venue_id: PP_ID });
     assert.deepEqual(sb.log().at(-1)!.body, body);
-    assert.equal((sb.state.baskets as J)[PASTA].items[0].price, 3380);
+    assert.equal((sb.state.baskets as J)[PP_ID].items[0].price, 3380);
 
     sb.state.checkout_mode_override = "omit";
     const q = await post(

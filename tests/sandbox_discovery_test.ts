@@ -3,6 +3,7 @@ import { catalog } from "../src/sandbox/data/catalog.ts";
 import { discoveryRoutes, ITEM_BATCH_MAX, ITEM_SEARCH_CAP } from "../src/sandbox/routes/discovery.ts";
 import type { HostKey, Route, RouteContext, SandboxState } from "../src/sandbox/types.ts";
 import { TEST_NOW } from "./helpers.ts";
+import { ASSORTMENT } from "./support/world.ts";
 
 // Payloads are walked freely here; the assertions are the type checks.
 // deno-lint-ignore no-explicit-any
@@ -52,7 +53,6 @@ async function call(
 
 const get = (host: HostKey, path: string) => call("GET", host, path);
 const post = (host: HostKey, path: string, body: unknown) => call("POST", host, path, body);
-const ASSORTMENT = "/consumer-api/consumer-assortment/v1/venues/slug";
 const search = (body: Record<string, unknown>) => post("user_api", "/v1/pages/search", body);
 
 Deno.test("catalogue: size, unique ids and slugs", () => {

@@ -8,14 +8,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadState, type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { TEST_NOW } from "./helpers.ts";
+import { AT_QUERY, KALLIO_ID, PP_ID, TIRAMISU } from "./support/world.ts";
 
 // deno-lint-ignore no-explicit-any
 type J = any;
-
-const PASTA = "650000000000000000000aa1";
-const KALLIO = "650000000000000000000aa3";
-const TIRAMISU = "651000000000000000000b09";
-const AT = "lat=60.1699&lon=24.9384";
 
 async function api(token: string, method: string, url: string, body?: unknown) {
   const res = await fetch(url, {
@@ -72,7 +68,7 @@ Deno.test("two sandboxes on one state file: baskets and addresses of each are se
     try {
       const token = (await a.mintSession()).access_token;
       const baskets = (sb: Sandbox) =>
-        api(token, "GET", `${sb.urls.consumer_api_url}/order-xp/web/v1/pages/baskets?${AT}`)
+        api(token, "GET", `${sb.urls.consumer_api_url}/order-xp/web/v1/pages/baskets?${AT_QUERY}`)
           .then((r) => r.body.baskets.map((x: J) => [x.id, x.items.map((l: J) => l.id)]));
       const upsert = (sb: Sandbox, venue_id: string, items: unknown[]) =>
         api(token, "POST", `${sb.urls.consumer_api_url}/order-xp/v1/baskets`, {
@@ -81,14 +77,14 @@ Deno.test("two sandboxes on one state file: baskets and addresses of each are se
           items,
         });
 
-      assert.equal((await upsert(a, PASTA, [line(TIRAMISU, 1, 690, "Tiramisu")])).status, 200);
+      assert.equal((await upsert(a, PP_ID, [line(TIRAMISU, 1, 690, "Tiramisu")])).status, 200);
       assert.deepEqual(await baskets(b), [["bsk-aa1", [TIRAMISU]]], "a's basket is seen through b");
       const burger = (await api(
         token,
         "GET",
         `${b.urls.consumer_api_url}/consumer-api/consumer-assortment/v1/venues/slug/kallio-burger/assortment`,
       )).body.items.find((i: J) => i.price > 0 && !i.options.length && !i.disabled_info);
-      assert.equal((await upsert(b, KALLIO, [line(burger.id, 1, burger.price)])).status, 200);
+      assert.equal((await upsert(b, KALLIO_ID, [line(burger.id, 1, burger.price)])).status, 200);
       assert.deepEqual(
         await baskets(a),
         [["bsk-aa3", [burger.id]], ["bsk-aa1", [TIRAMISU]]],
@@ -113,7 +109,7 @@ Deno.test("two sandboxes on one state file: baskets and addresses of each are se
       assert.ok(z.id > y.id, "ids only grow");
 
       const saved = await loadState(statePath);
-      assert.deepEqual(Object.keys(saved.baskets as J).sort(), [PASTA, KALLIO]);
+      assert.deepEqual(Object.keys(saved.baskets as J).sort(), [PP_ID, KALLIO_ID]);
     } finally {
       await a.close();
       await b.close();

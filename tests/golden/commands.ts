@@ -1,3 +1,4 @@
+import { AT, CARBONARA, FOCACCIA, KALLIO, PP, TIRAMISU } from "../support/world.ts";
 /**
  * The golden run's commands: about 40 `svc` invocations that stand for what svc does, recorded before the
  * layout refactor (issue 23) and compared after each phase (`deno task golden`, `tests/golden_test.ts`).
@@ -40,12 +41,6 @@ export interface GoldenGroup {
 }
 
 /** Helsinki centre: the location flags of commands that take one. */
-const AT = ["--lat", "60.1699", "--lon", "24.9384"];
-const PP = "pasta-piccola";
-const CARBONARA = "651000000000000000000b01";
-const TIRAMISU = "651000000000000000000b09";
-const FOCACCIA = "651000000000000000000b08";
-const KB = "kallio-burger";
 const CHEESEBURGER = "651000000000000000200b01";
 
 const cmd = (name: string, ...args: string[]): GoldenCommand => ({ name, args });
@@ -78,9 +73,9 @@ export const GROUPS: GoldenGroup[] = [
       cmd("feed-yaml", "feed", "--section-limit", "1", "--format", "yaml"),
       cmd("items-pizza-json", "items", "--query", "pizza", "--limit", "4", "--json"),
       cmd("items-pasta-table", "items", "--query", "pasta", "--limit", "6"),
-      cmd("venue-details", "venue", KB, "--include", "hours,rating,fees"),
+      cmd("venue-details", "venue", KALLIO, "--include", "hours,rating,fees"),
       cmd("venue-menu-options", "venue", "menu", PP, "--include-options", "--limit", "6"),
-      cmd("venue-menu-yaml", "venue", "menu", KB, "--limit", "3", "--format", "yaml"),
+      cmd("venue-menu-yaml", "venue", "menu", KALLIO, "--limit", "3", "--format", "yaml"),
       cmd("venue-hours", "venue", "hours", PP),
       cmd("venue-item-json", "venue", "item", PP, CARBONARA, "--json"),
     ],
@@ -156,7 +151,7 @@ export const GROUPS: GoldenGroup[] = [
         "--json",
       ),
       cmd("cart-remove-all-json", "cart", "remove", FOCACCIA, "--all", ...AT, "--json"),
-      cmd("cart-add-second-venue", "cart", "add", KB, CHEESEBURGER, "--count", "2", ...AT),
+      cmd("cart-add-second-venue", "cart", "add", KALLIO, CHEESEBURGER, "--count", "2", ...AT),
       cmd("cart-clear-all", "cart", "clear", "--all", ...AT),
       cmd("cart-after-clear-yaml", "cart", ...AT, "--format", "yaml"),
     ],
@@ -203,7 +198,7 @@ export const GROUPS: GoldenGroup[] = [
     commands: [
       cmd("sandbox-status", "--sandbox", "status"),
       cmd("sandbox-top-json", "--sandbox", "top", "2", "--json"),
-      cmd("sandbox-cart-add", "--sandbox", "cart", "add", KB, CHEESEBURGER, "--count", "2"),
+      cmd("sandbox-cart-add", "--sandbox", "cart", "add", KALLIO, CHEESEBURGER, "--count", "2"),
       cmd("sandbox-checkout", "--sandbox", "checkout"),
       cmd("sandbox-cart-clear-yaml", "--sandbox", "cart", "clear", "--format", "yaml"),
       cmd("sandbox-mcp-tools", "--sandbox", "mcp", "tools"),

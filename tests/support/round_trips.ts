@@ -6,8 +6,7 @@
 
 import type { RequestLogEntry } from "../../src/sandbox/types.ts";
 import { roundTripDepth } from "../helpers.ts";
-
-const AT = ["--lat", "60.1699", "--lon", "24.9384"];
+import { AT } from "./world.ts";
 
 export interface RoundTripCase {
   name: string;
