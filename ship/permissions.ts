@@ -67,6 +67,8 @@ export const ENV_VARS = [
   "SVC_BROWSER_URL",
   "SVC_MCP_TOKEN",
   "SVC_BADGES_PLAIN",
+  // the spending ceiling of checkout and basket growth (src/config/budget.ts)
+  "SVC_MAX_TOTAL",
   // per-run credentials (never saved)
   "SVC_WTOKEN",
   "SVC_WRTOKEN",

@@ -210,12 +210,14 @@ Deno.test("--allow-env lists every variable svc reads (each Deno.env.get in src/
     }
   }
   // Reads by a variable's name held elsewhere: each is covered above (HOST_ENV, CREDENTIAL_ENV, PROXY_ENV,
-  // the limits' names, the discovery env's names), so a new one must be looked at and added here.
+  // the limits' names, the discovery env's names, SVC_MAX_TOTAL by its literal in src/config/budget.ts), so
+  // a new one must be looked at and added here.
   assert.deepEqual(dynamic.sort(), [
     "src/app/doctor.ts: k",
     "src/auth/session.ts: n",
     "src/cli/commands/auth/login_browser.ts: k",
     "src/cli/runtime.ts: n",
+    "src/config/budget.ts: n",
     "src/gateway/hosts.ts: env",
     "src/gateway/limits.ts: n",
     "src/gateway/wire.ts: name",

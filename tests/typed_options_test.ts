@@ -28,6 +28,7 @@ const EVERY_ADD_OPTION: Required<AddOptions> = {
   venueSlug: "kallio-burger",
   query: "burger",
   cheapest: false,
+  maxTotal: "EUR:25.00",
   // location and credentials (`location: true`, `auth: true`)
   address: "Kotikatu 5",
   lat: "60.17",

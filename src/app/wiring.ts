@@ -90,13 +90,17 @@ export async function serviceContext(o: {
   profile: Profile | undefined;
   warn: Warn;
 }): Promise<ServiceContext> {
-  const { SlugCache } = await import("../config/slug_cache.ts");
+  const [{ SlugCache }, { maxTotalCeiling }] = await Promise.all([
+    import("../config/slug_cache.ts"),
+    import("../config/budget.ts"),
+  ]);
   return {
     gw: o.gw,
     slugCache: new SlugCache(o.slugCachePath, undefined, o.slugCacheWarn),
     locale: o.locale,
     profile: o.profile,
     warn: o.warn,
+    ceiling: () => maxTotalCeiling(),
   };
 }
 

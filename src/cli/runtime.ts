@@ -75,6 +75,8 @@ export class Runtime<C = unknown> {
   capture?: Capture;
   /** The result or error was printed (or a server started): later warnings go straight to stderr. */
   private reported = false;
+  /** A result that stands beside the error ending the run (see `besideError`). */
+  private beside?: { data: unknown; table: TableRenderer<unknown> };
   private hosts?: Hosts;
   private sandbox?: SandboxHandle;
   private gateway?: Gateway;
@@ -359,9 +361,27 @@ export class Runtime<C = unknown> {
     }
   }
 
+  /**
+   * Keeps a result that stands although the run fails (a quote over the spending limit): when the
+   * error is reported, it is the envelope's `data`, and in table mode its table comes first on stdout.
+   */
+  besideError<T>(data: T, table: TableRenderer<T>): void {
+    this.beside = { data, table: table as TableRenderer<unknown> };
+  }
+
   async fail(e: unknown): Promise<number> {
     await this.capture?.settled();
     this.reported = true;
+    if (this.beside && this.globals.format === "table") {
+      const scope = this.scope();
+      const text = this.beside.table(sanitizeDeep(this.beside.data), {
+        style: this.style(),
+        table: await import("../output/table.ts"),
+        cmd: (words: string) => svcCommand(words, scope),
+      });
+      await claimOutput();
+      if (text) writeStdout(text + "\n");
+    }
     // Once a change was sent (and not refused), no failure may look retryable: a retry could repeat it.
     let err = toSvcError(e);
     err = this.gateway?.inDoubt(err) ?? err;
@@ -389,6 +409,7 @@ export class Runtime<C = unknown> {
         .map((w) => redactValues(w, forms)),
       color: this.globals.color,
       sandbox: this.globals.sandbox,
+      ...(this.beside ? { data: this.beside.data } : {}),
     });
     return err.exitCode;
   }

@@ -4,9 +4,9 @@ import { type Phrase, phraseOf, say, step, type Text, type Wording } from "./phr
 
 /**
  * The process exit codes: 0 success, 1 an error, 2 bad usage, 3 the upstream changed, 4 sign-in needed,
- * 130 interrupted.
+ * 5 over a spending limit, 130 interrupted.
  */
-export const EXIT = { ok: 0, error: 1, usage: 2, changed: 3, auth: 4, interrupted: 130 } as const;
+export const EXIT = { ok: 0, error: 1, usage: 2, changed: 3, auth: 4, budget: 5, interrupted: 130 } as const;
 
 /** Every `SVC_*` code and the exit code it ends the process with. */
 export const ERROR_CODES = {
@@ -52,6 +52,8 @@ export const ERROR_CODES = {
   SVC_CURRENCY_UNKNOWN: EXIT.error,
   SVC_CHECKOUT_PAYLOAD_ERROR: EXIT.error,
   SVC_DELIVERY_MODE_UNAVAILABLE: EXIT.error,
+  // a spending limit (--max-total, max_total, the SVC_MAX_TOTAL ceiling) refused the basket or the quote
+  SVC_BUDGET_EXCEEDED: EXIT.budget,
   SVC_STATS_BUNDLE_UNAVAILABLE: EXIT.error,
   SVC_STATS_ENV_ERROR: EXIT.error,
   // `svc capture check`: something in a capture looks like a secret or a personal value

@@ -47,3 +47,17 @@ export function formatMinor(
 export function money(amount: number, currency: string | null | undefined, locale?: string): Money {
   return { amount, currency: currency ?? null, formatted: formatMinor(amount, currency, locale) };
 }
+
+let known: Set<string> | undefined;
+
+/**
+ * How many decimals the minor units of an ISO 4217 currency have (EUR 2, JPY 0), as the runtime's
+ * Intl data says; null for a code the runtime does not list as a currency.
+ */
+export function minorDigits(currency: string): number | null {
+  known ??= new Set(Intl.supportedValuesOf("currency"));
+  if (!known.has(currency)) return null;
+  return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions()
+    .maximumFractionDigits ??
+    2;
+}

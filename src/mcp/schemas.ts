@@ -41,6 +41,15 @@ export function paging(defaultLimit: number, max: number) {
 /** An amount in minor units (250 = 2.50). */
 export const minor = (description: string) => z.int().min(0).describe(`${description}, minor units`);
 
+/**
+ * A spending limit (src/domain/budget.ts): minor units in the basket's currency, or "EUR:25.00". The
+ * server's SVC_MAX_TOTAL caps it: a higher one does not raise the ceiling.
+ */
+export const maxTotal = (what: string) =>
+  z.union([z.int().min(0), z.string().trim().min(1)]).describe(
+    `refuse if ${what} is over it: minor units, or "EUR:25.00"`,
+  );
+
 // ---------------------------------------------------------------------------------------------
 // Outputs
 

@@ -42,6 +42,8 @@ export function instructions(settings: McpSettings): string {
     "Location: location-aware tools take lat and lon together, or address (not both); otherwise the account's " +
     "selected address is used. Results say which (location.source).",
     "Money: integers in minor units (250 = 2.50) with a formatted string. Unknown values are null, never 0 or false.",
+    "Spending: a ceiling may be set for this server; max_total can lower it, never raise it. A basket or a " +
+    "quote over the limit is SVC_BUDGET_EXCEEDED, and nothing is written.",
     "Lists are paged with limit/offset (next_offset is null at the end; orders use next_page_token).",
     "Errors are results with isError and _meta {code (SVC_*), retryable, retry_after_ms, details}. " +
     "SVC_AUTH_REQUIRED: ask the person to run `svc login` in a terminal; no restart is needed.",

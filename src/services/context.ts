@@ -4,6 +4,7 @@ import type { Gateway } from "../gateway/client.ts";
 import type { SlugCache } from "../config/slug_cache.ts";
 import type { Profile } from "../config/profiles.ts";
 import type { Text } from "../domain/phrase.ts";
+import type { Limit } from "../domain/budget.ts";
 
 /** What every service receives from the CLI or the MCP server. */
 export interface ServiceContext {
@@ -21,6 +22,11 @@ export interface ServiceContext {
    * person reads it once. A phrase names inputs and next steps for the front end to word.
    */
   warn(message: Text, kind?: WarningKind): void;
+  /**
+   * The spending ceiling SVC_MAX_TOTAL (src/config/budget.ts), read when a step that spends starts:
+   * undefined when unset; throws when it cannot be read. Absent: no ceiling (contexts built by tests).
+   */
+  ceiling?: () => Limit | undefined;
 }
 
 /** How a warning is shown (see `ServiceContext.warn`). */

@@ -150,6 +150,8 @@ export const GROUPS: GoldenGroup[] = [
         ...AT,
         "--json",
       ),
+      // A read: placed here, it changes nothing the commands after it see.
+      cmd("checkout-over-budget-json", "checkout", "--max-total", "EUR:10.00", ...AT, "--json"),
       cmd("cart-remove-all-json", "cart", "remove", FOCACCIA, "--all", ...AT, "--json"),
       cmd("cart-add-second-venue", "cart", "add", KALLIO, CHEESEBURGER, "--count", "2", ...AT),
       cmd("cart-clear-all", "cart", "clear", "--all", ...AT),

@@ -32,6 +32,8 @@ export async function writeEnvelope(
 export interface ErrorContext extends InterruptView {
   /** The SVC_INTERRUPTED report of the signal handler (./interrupt.ts). */
   byInterrupt?: boolean;
+  /** A result that stands beside the error (a quote over the spending limit): the envelope's `data`. */
+  data?: unknown;
 }
 
 /**
@@ -58,9 +60,11 @@ export async function renderError(err: SvcError, ctx: ErrorContext): Promise<voi
   });
   ctx = { ...ctx, warnings: ctx.warnings.map((w) => scopeCommands(w, scope)) };
   if (ctx.format !== "table" && err.code !== "SVC_OUTPUT_ERROR") {
+    const reported = err;
     const envelope = (e: SvcError): Envelope => ({
       meta: makeMeta(ctx.profile, ctx.locale),
-      data: null,
+      // Not beside an error in writing it (js-yaml unavailable): that one stands alone.
+      data: e === reported ? ctx.data ?? null : null,
       warnings: ctx.warnings,
       error: errorObject(e, ctx.verbose),
     });

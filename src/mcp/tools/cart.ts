@@ -19,6 +19,8 @@ import {
   setLineCount,
 } from "../../services/basket/change.ts";
 import { cartState } from "../../services/basket/view.ts";
+import { parseLimit } from "../../domain/budget.ts";
+import { spendingBudget } from "../../services/budget.ts";
 import { READ, tool, type Toolset, write } from "../tool.ts";
 import {
   BasketLine,
@@ -26,6 +28,7 @@ import {
   flag,
   itemArg,
   location,
+  maxTotal,
   minor,
   nint,
   nMoney,
@@ -143,6 +146,7 @@ const add = tool({
     currency: text("expected, e.g. EUR").optional(),
     venue_slug: text("slug when venue is an id").optional(),
     dry_run: flag("check, do not write"),
+    max_total: maxTotal("the basket's items").optional(),
     ...location,
   }),
   output: z.object({
@@ -179,9 +183,11 @@ const add = tool({
       currency: args.currency,
       venueSlug: args.venue_slug,
     });
+    const asked = args.max_total === undefined ? undefined : parseLimit(String(args.max_total), "max_total");
     const where = call.location(args);
     call.requireSession();
-    const data = await addToCart(call.ctx, where, req, { dryRun: args.dry_run });
+    const budget = spendingBudget(call.ctx, asked);
+    const data = await addToCart(call.ctx, where, req, { dryRun: args.dry_run, budget });
     const currency = data.item.unit_price.currency, locale = call.ctx.locale;
     return {
       data: {
@@ -223,7 +229,9 @@ const setCount = tool({
     const venueId = basketVenueKey(args.venue);
     const where = call.location(args);
     call.requireSession();
-    const data = await setLineCount(call.ctx, await where(), ref.itemId, args.count, { venueId });
+    // A count may grow the basket: the server's ceiling is read before any upstream call.
+    const budget = args.count > 0 ? spendingBudget(call.ctx) : {};
+    const data = await setLineCount(call.ctx, await where(), ref.itemId, args.count, { venueId, budget });
     return {
       data: { ...data },
       summary: data.changed

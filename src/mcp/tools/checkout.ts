@@ -6,11 +6,13 @@
 import { z } from "zod";
 import { SvcError } from "../../domain/errors.ts";
 import { basketVenueKey } from "../../domain/refs.ts";
-import { checkoutPreview } from "../../services/checkout/preview.ts";
+import { type CheckoutPreview, checkoutPreview } from "../../services/checkout/preview.ts";
 import { explainCheckout } from "../../services/checkout/explain.ts";
 import { READ, tool, type Toolset } from "../tool.ts";
 import { TOOL_WORDING } from "../errors.ts";
-import { location, minor, nMoney, nstr, text, venueArg } from "../schemas.ts";
+import { location, maxTotal, minor, nMoney, nstr, text, venueArg } from "../schemas.ts";
+import { BudgetExceeded, parseLimit } from "../../domain/budget.ts";
+import { spendingBudget } from "../../services/budget.ts";
 import { TOP_LEVEL_MODES } from "../../domain/vocab.ts";
 
 const PriceLine = z.object({ label: z.string(), amount: nMoney }).meta({ id: "PriceLine" });
@@ -26,11 +28,12 @@ const preview = tool({
     delivery_mode: z.enum(TOP_LEVEL_MODES).default("standard").describe("mode to quote"),
     tip: minor("courier tip").optional(),
     promo_code: text("promotion id").optional(),
+    max_total: maxTotal("the payable").optional(),
     ...location,
   }),
   output: z.object({
     status: z.enum(["ready", "blocked", "delivery_mode_unavailable"]),
-    code: z.literal("DELIVERY_MODE_UNAVAILABLE").optional(),
+    code: z.enum(["DELIVERY_MODE_UNAVAILABLE", "BUDGET_EXCEEDED"]).optional(),
     preview_only: z.literal(true),
     requested_delivery_mode: z.string(),
     applied_delivery_mode: nstr,
@@ -58,21 +61,32 @@ const preview = tool({
   annotations: READ,
   async run(args, call) {
     const venueId = basketVenueKey(args.venue);
+    const asked = args.max_total === undefined ? undefined : parseLimit(String(args.max_total), "max_total");
     const where = call.location(args);
     call.requireSession();
+    const budget = spendingBudget(call.ctx, asked); // the server's ceiling too, before any upstream call
     const loc = await where();
     try {
+      // Over the limit: an error with the quote as its structured content.
+      let over: BudgetExceeded | undefined;
       const p = await checkoutPreview(call.ctx, loc, {
         mode: args.delivery_mode,
         acceptedModes: TOP_LEVEL_MODES,
         tip: args.tip,
         promoCode: args.promo_code,
         venueId,
+        budget,
+      }).catch((e) => {
+        if (!(e instanceof BudgetExceeded) || !e.result) throw e;
+        over = e;
+        return e.result as CheckoutPreview;
       });
       const price = explainCheckout(p, call.settings.locale);
       const { status, blocked_reasons, ...breakdown } = price;
       return {
+        ...(over ? { error: over } : {}),
         data: {
+          ...(over ? { code: "BUDGET_EXCEEDED" } : {}),
           status,
           preview_only: true,
           requested_delivery_mode: p.requested_delivery_mode,

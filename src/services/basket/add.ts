@@ -29,6 +29,8 @@ import { assertCompleteSnapshot, postBasket, serialized, totalsAfter } from "./w
 import { afterChange } from "../change.ts";
 import { buildOptions, type OptionChoice } from "./options.ts";
 import { refreshItem } from "./refresh.ts";
+import { type Budget, BudgetExceeded } from "../../domain/budget.ts";
+import { limitFor, spendingBudget } from "../budget.ts";
 
 /** What `cart add` is asked for: the venue, the item (by id, query or the cheapest), count and options. */
 export interface AddRequest {
@@ -376,16 +378,31 @@ async function planAdd(
 /**
  * `cart add`. With `dryRun`, every read and check runs but nothing is written: the result is the
  * basket as it would be after the write (its lines, the projected item count and line total).
+ * `budget` (default: the SVC_MAX_TOTAL ceiling alone): a basket whose lines would add up to more is
+ * SVC_BUDGET_EXCEEDED, before the write (dry run or not).
  */
 export async function addToCart(
   ctx: ServiceContext,
   location: () => Promise<ResolvedLocation>,
   req: AddRequest,
-  opts: { dryRun?: boolean } = {},
+  opts: { dryRun?: boolean; budget?: Budget } = {},
 ): Promise<AddResult> {
+  const budget = opts.budget ?? spendingBudget(ctx); // before any upstream call
   return await serialized(async () => {
     const plan = await planAdd(ctx, location, req);
     const { venue, itemId, name, unit, perUnit, currency, options, loc, lines } = plan;
+    const limit = limitFor(ctx, budget, currency);
+    const projected = lines.reduce((n, l) => n + (l.price ?? 0), 0);
+    if (limit && projected > limit.max_total.amount) {
+      throw new BudgetExceeded({
+        what: `adding ${req.count} × ${name} brings the basket to`,
+        counted: "projected_total",
+        total: money(projected, currency, ctx.locale),
+        limit,
+        locale: ctx.locale,
+        outcome: "the total counts its items with their options (fees come at checkout); nothing was added",
+      });
+    }
     const withMoney = lines.map((l) => ({ ...l, ...lineMoney(l, currency, ctx.locale) }));
     const base = {
       venue_id: venue.id,

@@ -11,6 +11,8 @@ import { type Money, money } from "../../domain/money.ts";
 import type { ServiceContext } from "../context.ts";
 import type { ResolvedLocation } from "../location/resolve.ts";
 import { type Basket, type BasketLine, loadBaskets, requireBasket, selectBasket } from "./read.ts";
+import { type Budget, BudgetExceeded } from "../../domain/budget.ts";
+import { limitFor, spendingBudget } from "../budget.ts";
 import {
   assertCompleteSnapshot,
   basketCurrency,
@@ -112,14 +114,15 @@ function targetBasket(baskets: Basket[], itemId: string, venueId?: string): Bask
 /**
  * Sets how many units of an item the basket holds. 0 removes every line of the item (deleting the
  * basket when it was the last); a positive count needs exactly one line of the item. Setting the
- * count a basket already has writes nothing.
+ * count a basket already has writes nothing. A count that grows the basket over the spending limit
+ * (`budget`, default: the SVC_MAX_TOTAL ceiling) is SVC_BUDGET_EXCEEDED, before the write.
  */
 export async function setLineCount(
   ctx: ServiceContext,
   loc: ResolvedLocation,
   itemId: string,
   count: number,
-  opts: { venueId?: string } = {},
+  opts: { venueId?: string; budget?: Budget } = {},
 ): Promise<SetCountResult> {
   if (!Number.isInteger(count) || count < 0 || count > MAX_LINE_COUNT) {
     throw new SvcError(
@@ -127,6 +130,8 @@ export async function setLineCount(
       say`invalid ${field("count")} "${count}": expected an integer from 0 to ${MAX_LINE_COUNT}`,
     );
   }
+  // Only a count may grow the basket: removing never needs a limit, readable or not.
+  const budget = count > 0 ? opts.budget ?? spendingBudget(ctx) : {};
   return await serialized(async () => {
     const baskets = await loadBaskets(ctx, loc, { strict: true });
     const basket = targetBasket(baskets, itemId, opts.venueId);
@@ -186,9 +191,35 @@ export async function setLineCount(
       await bulkDelete(ctx, [basket.id]);
       mutation = "clear";
     } else {
-      await postBasket(ctx, basket.venue.id!, await basketCurrency(ctx, basket, loc), remaining);
+      const currency = await basketCurrency(ctx, basket, loc);
+      if (count > previous) {
+        holdsLimit(ctx, budget, currency, remaining, `${matching[0].name ?? itemId}`, count);
+      }
+      await postBasket(ctx, basket.venue.id!, currency, remaining);
     }
     return result(mutation, await totalsAfter(ctx, loc, basket.venue.id));
+  });
+}
+
+/** SVC_BUDGET_EXCEEDED when the lines a count would write add up to more than the limit. */
+function holdsLimit(
+  ctx: ServiceContext,
+  budget: Budget,
+  currency: string,
+  lines: BasketLine[],
+  name: string,
+  count: number,
+): void {
+  const limit = limitFor(ctx, budget, currency);
+  const projected = lines.reduce((n, l) => n + (l.price ?? 0), 0);
+  if (!limit || projected <= limit.max_total.amount) return;
+  throw new BudgetExceeded({
+    what: `setting ${name} to ${count} brings the basket to`,
+    counted: "projected_total",
+    total: money(projected, currency, ctx.locale),
+    limit,
+    locale: ctx.locale,
+    outcome: "the total counts its items with their options (fees come at checkout); nothing was changed",
   });
 }
 

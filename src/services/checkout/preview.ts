@@ -17,6 +17,8 @@ import { requireShape } from "../../gateway/shapes.ts";
 import { closedText, type Opening, venueOpening } from "../venues/opening.ts";
 import { blockedReasons } from "./explain.ts";
 import { type DeliveryMode, TOP_LEVEL_MODES } from "../../domain/vocab.ts";
+import { type Budget, BudgetExceeded } from "../../domain/budget.ts";
+import { limitFor, spendingBudget } from "../budget.ts";
 
 /** The delivery method a preview prices: home delivery (takeaway is another method, never a mode). */
 export const PRICED_METHOD = "homedelivery";
@@ -254,6 +256,8 @@ export interface CheckoutOptions {
   tip?: number;
   promoCode?: string;
   venueId?: string;
+  /** The spending limits (default: the ceiling alone); a payable over them is SVC_BUDGET_EXCEEDED. */
+  budget?: Budget;
 }
 
 /** Categories the assortment root does not list come from each item's page (`category_id`). */
@@ -308,9 +312,33 @@ async function venueCountry(
 /**
  * Quotes the selected basket at `loc` from the checkout page (a POST that changes nothing upstream):
  * payable amount, rows, delivery modes and what blocks purchasing. SVC_DELIVERY_MODE_UNAVAILABLE when the
- * quote does not offer the mode asked for. Never places an order.
+ * quote does not offer the mode asked for; SVC_BUDGET_EXCEEDED (the quote kept in the error) when the
+ * payable is over the spending limit. Never places an order.
  */
 export async function checkoutPreview(
+  ctx: ServiceContext,
+  loc: ResolvedLocation,
+  opts: CheckoutOptions,
+): Promise<CheckoutPreview> {
+  const budget = opts.budget ?? spendingBudget(ctx); // before any upstream call
+  const preview = await quote(ctx, loc, opts);
+  const limit = limitFor(ctx, budget, preview.venue.currency);
+  if (limit && preview.payable_amount.amount > limit.max_total.amount) {
+    throw new BudgetExceeded({
+      what: "the payable is",
+      counted: "payable",
+      total: preview.payable_amount,
+      limit,
+      locale: ctx.locale,
+      outcome: "preview only, no order was placed",
+      result: preview,
+    });
+  }
+  return preview;
+}
+
+/** The quote of `checkoutPreview`, before its spending limit. */
+async function quote(
   ctx: ServiceContext,
   loc: ResolvedLocation,
   opts: CheckoutOptions,

@@ -12,6 +12,8 @@ import type { Runtime } from "../../runtime.ts";
 import type { CART_ADD, CART_CLEAR, CART_COUNT, CART_REMOVE, CART_SHOW } from "./spec.ts";
 import { parseIntFlag, parseMinorFlag } from "../../kit/flag_values.ts";
 import { DEFAULT_PROFILE } from "../../../config/profiles.ts";
+import { parseLimit } from "../../../domain/budget.ts";
+import { spendingBudget } from "../../../services/budget.ts";
 import { addedTable, cartTable, clearedTable, removedTable } from "./tables.ts";
 
 export async function runShow(rt: Runtime<typeof CART_SHOW>): Promise<void> {
@@ -106,9 +108,12 @@ export async function runAdd(rt: Runtime<typeof CART_ADD>, first: string, second
     currency: o.currency,
     venueSlug: o.venueSlug,
   });
+  const asked = o.maxTotal === undefined ? undefined : parseLimit(String(o.maxTotal), "max_total");
   await rt.requireSession();
   const ctx = await rt.services();
-  const data = await addToCart(ctx, () => rt.resolveLocation(ctx), req);
+  const data = await addToCart(ctx, () => rt.resolveLocation(ctx), req, {
+    budget: spendingBudget(ctx, asked),
+  });
   await rt.emit(data, addedTable);
 }
 

@@ -42,7 +42,9 @@ export const CART_ADD = {
   args: "<venue-or-item-url> [item]",
   help: "add an item (never places an order)",
   long: "The item is a 24-hex id, or found with --query (one match) or --cheapest. Options are " +
-    "`group=value[:count]` by id or name (see `svc venue menu <venue> --include-options`).",
+    "`group=value[:count]` by id or name (see `svc venue menu <venue> --include-options`). " +
+    "With --max-total or SVC_MAX_TOTAL, the basket's projected total (its items with their options; " +
+    "fees come at checkout) must stay within the limit, or nothing is added.",
   location: true,
   auth: true,
   flags: [
@@ -64,6 +66,11 @@ export const CART_ADD = {
     { name: "venue-slug", value: "slug", help: "venue slug, when the venue is given by id" },
     { name: "query", value: "text", help: "pick the item by name (exactly one match)" },
     { name: "cheapest", help: "pick the cheapest in-stock item (with --query: among matches)" },
+    {
+      name: "max-total",
+      value: "amount",
+      help: "add nothing (exit 5) if the basket's items would then cost more: 2500 or EUR:25.00",
+    },
   ],
   run: ["cart", "runAdd"],
   examples: [

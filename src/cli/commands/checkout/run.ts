@@ -8,6 +8,8 @@ import type { CHECKOUT_PREVIEW } from "./spec.ts";
 import { parseMinorFlag } from "../../kit/flag_values.ts";
 import { invalidChoice } from "../../../domain/suggest.ts";
 import { DELIVERY_MODES, type DeliveryMode, TOP_LEVEL_MODES } from "../../../domain/vocab.ts";
+import { BudgetExceeded, parseLimit } from "../../../domain/budget.ts";
+import { spendingBudget } from "../../../services/budget.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 
@@ -66,14 +68,21 @@ function checkoutHandler(modes: readonly DeliveryMode[]) {
       throw new SvcError("SVC_INVALID_ARGUMENT", "--promo-code must not be empty");
     }
     const venueId = basketVenueKey(o.venueId as string | undefined);
+    const asked = o.maxTotal === undefined ? undefined : parseLimit(String(o.maxTotal), "max_total");
     await rt.requireSession();
     const ctx = await rt.services();
+    const budget = spendingBudget(ctx, asked); // the ceiling too, before any upstream call
     const data = await checkoutPreview(ctx, await rt.resolveLocation(ctx), {
       mode,
       acceptedModes: modes,
       tip,
       promoCode,
       venueId,
+      budget,
+    }).catch((e) => {
+      // Over the limit: the quote still stands beside the error (its table, the envelope's data).
+      if (e instanceof BudgetExceeded && e.result) rt.besideError(e.result as CheckoutPreview, checkoutTable);
+      throw e;
     });
     await rt.emit(data, checkoutTable);
   };

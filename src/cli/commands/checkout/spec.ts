@@ -9,6 +9,12 @@ const checkoutFlags = (modes: readonly string[]) =>
     { name: "delivery-mode", value: "mode", choices: modes, help: `${modes.join("|")} (default: standard)` },
     { name: "tip", value: "minor", help: "courier tip in minor units (250 = 2.50)" },
     { name: "promo-code", value: "id", help: "promotion id to apply" },
+    {
+      name: "max-total",
+      value: "amount",
+      help: "fail (exit 5) if the payable is over it: 2500 (minor units) or EUR:25.00; " +
+        "SVC_MAX_TOTAL caps it",
+    },
     VENUE_ID_FLAG,
   ] as const satisfies readonly Flag[];
 
@@ -31,6 +37,11 @@ export const CHECKOUT = {
   auth: true,
   flags: checkoutFlags(TOP_LEVEL_MODES),
   run: ["checkout", "runCheckout"],
-  examples: ["svc checkout", "svc checkout --delivery-mode priority --tip 200", "svc checkout --json"],
+  examples: [
+    "svc checkout",
+    "svc checkout --delivery-mode priority --tip 200",
+    "svc checkout --max-total EUR:40.00",
+    "svc checkout --json",
+  ],
   commands: [CHECKOUT_PREVIEW],
 } as const satisfies Cmd;
