@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { assertConforms, errorMeta, type McpHandle, startMcp, textOf } from "./mcp_client.ts";
+import { assertConforms, errorMeta, type McpHandle, startMcp, textOf } from "../mcp_client.ts";
 
 const PP = "pasta-piccola";
 const CARBONARA = "651000000000000000000b01";

@@ -7,8 +7,8 @@
  */
 
 import assert from "node:assert/strict";
-import { type Env, type RunResult, withEnv } from "./helpers.ts";
-import type { RequestLogEntry } from "../src/sandbox/types.ts";
+import { type Env, type RunResult, withEnv } from "../helpers.ts";
+import type { RequestLogEntry } from "../../src/sandbox/types.ts";
 
 const AT = ["--lat", "60.1699", "--lon", "24.9384"];
 const PP = "pasta-piccola";
