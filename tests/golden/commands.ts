@@ -1,6 +1,6 @@
 import { AT, CARBONARA, FOCACCIA, KALLIO, PP, TIRAMISU } from "../support/world.ts";
 /**
- * The golden run's commands: about 40 `svc` invocations that stand for what svc does, recorded before the
+ * The golden run's commands: 70 `svc` invocations that stand for what svc does, recorded before the
  * layout refactor (issue 23) and compared after each phase (`deno task golden`, `tests/golden_test.ts`).
  *
  * Commands run in groups. Within a group they run in order, one after another, on one sandbox and one temp
