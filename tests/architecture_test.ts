@@ -161,7 +161,8 @@ const DOCUMENTED: string[] = ["src/services/", "src/domain/"];
 
 /** What counts as network I/O, by the name a finding is reported under. */
 const NETWORK_IO: Array<[name: string, pattern: RegExp]> = [
-  ["fetch", /(?<![\w.$])fetch\s*\(|globalThis\.fetch\b/],
+  // A global reached by a computed name (`globalThis["fetch"]`) counts as fetch: the scan cannot see which.
+  ["fetch", /(?<![\w.$])fetch\s*\(|globalThis\.fetch\b|globalThis\s*\[|\[\s*["'`]fetch["'`]\s*\]/],
   [
     "Deno.connect",
     /Deno\.(connect|connectTls|startTls|connectQuic|resolveDns|createHttpClient|listenDatagram)\b/,
@@ -201,12 +202,12 @@ const ENV_ALLOWED: Array<[file: string, names: string[], why: string]> = [
   [
     "src/gateway/hosts.ts",
     ["*"],
-    "the upstream base URLs (HOST_ENV: SVC_AUTH_URL, SVC_USER_API_URL …); to app/",
+    "the upstream base URLs (HOST_ENV: SVC_AUTH_URL, SVC_USER_API_URL …), read where the gateway is built for the CLI and MCP alike",
   ],
   [
     "src/gateway/limits.ts",
     ["*"],
-    "SVC_HTTP_TIMEOUT_MS and SVC_DEADLINE_MS (callers may pass a reader); to app/",
+    "SVC_HTTP_TIMEOUT_MS and SVC_DEADLINE_MS (callers may pass a reader), shared by the CLI and MCP",
   ],
   [
     "src/gateway/wire.ts",
@@ -223,9 +224,21 @@ const ENV_ALLOWED: Array<[file: string, names: string[], why: string]> = [
     ["*"],
     "the browser search's variables (doctor finds the sign-in browser)",
   ],
-  ["src/stats/bundle.ts", ["SVC_STATS_RELEASE_REPO"], "where the dashboard bundle is released; to app/"],
-  ["src/stats/open.ts", ["BROWSER_BIN"], "the browser that opens the dashboard; to app/"],
-  ["src/stats/auto_sync.ts", ["SVC_STATS_MIN_INTERVAL_MS"], "the sync's pace (tests shorten it); to app/"],
+  [
+    "src/stats/bundle.ts",
+    ["SVC_STATS_RELEASE_REPO"],
+    "where the dashboard bundle is released, read only when the dashboard runs",
+  ],
+  [
+    "src/stats/open.ts",
+    ["BROWSER_BIN"],
+    "the browser that opens the dashboard, read only when a browser is opened",
+  ],
+  [
+    "src/stats/auto_sync.ts",
+    ["SVC_STATS_MIN_INTERVAL_MS"],
+    "the sync's pace (tests shorten it), read by the one sync both front ends use",
+  ],
   ["src/output/style.ts", ["NO_COLOR", "TERM"], "terminal conventions for colour"],
   ["src/output/badges.ts", ["SVC_BADGES_PLAIN"], "plain badges instead of symbols"],
   ["src/output/columns.ts", ["COLUMNS"], "the terminal width when stdout is not a terminal"],
@@ -620,6 +633,15 @@ function envReads(line: string): string[] {
   for (const m of line.matchAll(/\bDeno\.env\b(?:\s*\.\s*(\w+)\s*\(\s*(?:"([^"]*)"|'([^']*)')?)?/g)) {
     names.push(m[2] ?? m[3] ?? "*");
   }
+  // Other ways to reach the environment count as reading any variable: Node's process.env (or importing
+  // node:process at all), `const { env } = Deno`, and `Deno["env"]`.
+  const indirect = [
+    /\bprocess\.env\b/,
+    /["']node:process["']/,
+    /\{[^}]*\benv\b[^}]*\}\s*=\s*Deno\b(?!\s*\.)/,
+    /\bDeno\s*\[/,
+  ];
+  for (const re of indirect) if (re.test(line)) names.push("*");
   return names;
 }
 
