@@ -52,13 +52,27 @@ export function openSession(o: {
   });
 }
 
+/** A session with no credentials, for a check-up that must go on when the config cannot be read. */
+export function signedOutSession(profileName: string, configPath: string): Session {
+  return new Session({
+    credentials: { cookies: [], fromFlags: false, refreshEmbeddedInProfile: false },
+    profileName,
+    configPath,
+    snapshot: { wtoken: "", wrefresh_token: "", cookies: [] },
+    warn: () => {},
+  });
+}
+
 /** The HTTP client of one run, bounded by its limits and signal; loaded on first use. */
 export async function openGateway(o: {
   hosts: Hosts;
   locale: string;
-  session: Session;
+  /** Unset: the gateway calls anonymously (doctor's probes). */
+  session?: Session;
   /** `--verbose`: the redacted request trace on stderr. */
   verbose: boolean;
+  /** Where trace lines go instead of stderr (a front end that redacts them itself). */
+  trace?: (line: string) => void;
   timeoutMs?: number;
   deadlineMs?: number;
   signal?: AbortSignal;
@@ -70,8 +84,8 @@ export async function openGateway(o: {
   return new Gateway({
     hosts: o.hosts,
     locale: o.locale,
-    auth: o.session,
-    trace: o.verbose ? (l) => console.error(l) : undefined,
+    ...(o.session ? { auth: o.session } : {}),
+    trace: o.trace ?? (o.verbose ? (l) => console.error(l) : undefined),
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
     ...(o.deadlineMs !== undefined ? { deadlineMs: o.deadlineMs } : {}),
     ...(o.signal ? { signal: o.signal } : {}),

@@ -70,29 +70,24 @@ export async function runDoctor(rt: Runtime<typeof DOCTOR>): Promise<void> {
   if (rt.opts.venue !== undefined) {
     throw new SvcError("SVC_USAGE", "--venue goes with --upstream (the venue whose pages are probed)");
   }
-  const [{ doctor }, { Gateway }, { Session }] = await Promise.all([
+  const [{ doctor }, { openGateway, signedOutSession }] = await Promise.all([
     import("../../../app/doctor.ts"),
-    import("../../../gateway/client.ts"),
-    import("../../../auth/session.ts"),
+    import("../../../app/wiring.ts"),
   ]);
   // A config that cannot be read is a finding, not the end of the check-up.
   let session;
   try {
     session = await rt.getSession();
   } catch {
-    session = new Session({
-      credentials: { cookies: [], fromFlags: false, refreshEmbeddedInProfile: false },
-      profileName: rt.globals.profile,
-      configPath: rt.paths.config,
-      snapshot: { wtoken: "", wrefresh_token: "", cookies: [] },
-      warn: () => {},
-    });
+    session = signedOutSession(rt.globals.profile, rt.paths.config);
   }
   const flagged = (["wtoken", "wrtoken", "cookie"] as const).some((k) => rt.opts[k] !== undefined);
   const fromEnv = !flagged && !!(Deno.env.get("SVC_WTOKEN")?.trim() || Deno.env.get("SVC_WRTOKEN")?.trim());
-  const gw = new Gateway({
+  // Anonymous: doctor's probes never send credentials.
+  const gw = await openGateway({
     hosts: rt.upstreamHosts(),
     locale: rt.globals.locale,
+    verbose: rt.globals.verbose,
     trace: rt.trace.bind(rt),
     ...rt.networkLimits(),
   });
