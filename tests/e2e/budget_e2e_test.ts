@@ -8,11 +8,9 @@
 
 import assert from "node:assert/strict";
 import { type Env, type RunResult, withEnv } from "../helpers.ts";
+import { AT, CARBONARA, PP } from "../support/world.ts";
 import type { RequestLogEntry } from "../../src/sandbox/types.ts";
 
-const AT = ["--lat", "60.1699", "--lon", "24.9384"];
-const PP = "pasta-piccola";
-const CARBONARA = "651000000000000000000b01";
 const LARGE = ["--option", "Size=Large"];
 
 type M = { amount: number; currency: string; formatted: string };

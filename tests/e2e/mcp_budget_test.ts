@@ -8,10 +8,9 @@
 
 import assert from "node:assert/strict";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CARBONARA, PP } from "../support/world.ts";
 import { assertConforms, errorMeta, type McpHandle, startMcp, textOf } from "../mcp_client.ts";
 
-const PP = "pasta-piccola";
-const CARBONARA = "651000000000000000000b01";
 const LARGE = [{ group: "Size", value: "Large" }];
 const CEILING = 3000;
 const BASKET_WRITE = /^\/order-xp\/v1\/baskets(\/bulk\/delete)?$/;
