@@ -143,6 +143,9 @@ export class DenoStdioTransport implements Transport {
   #end!: () => void;
   #writes: Promise<void> = Promise.resolve();
   #closed = false;
+  #go!: () => void;
+  /** Reading waits for begin(): lines already buffered must not reach a handler nobody watches yet. */
+  readonly #begun = new Promise<void>((resolve) => (this.#go = resolve));
 
   // Plain reads and a TextDecoder: Deno's stdin stream and TextDecoderStream would add ~4 ms to start-up.
   constructor(
@@ -152,15 +155,22 @@ export class DenoStdioTransport implements Transport {
     this.ended = new Promise((resolve) => (this.#end = resolve));
   }
 
+  /** Arms the transport (the SDK's connect calls it); reading starts with begin(). */
   start(): Promise<void> {
     void this.#read();
     return Promise.resolve();
+  }
+
+  /** Starts reading stdin, once everything that watches the messages is in place. */
+  begin(): void {
+    this.#go();
   }
 
   async #read(): Promise<void> {
     const decoder = new TextDecoder();
     const chunk = new Uint8Array(64 * 1024);
     let buffer = "";
+    await this.#begun;
     try {
       for (;;) {
         const n = await this.input.read(chunk);
@@ -381,6 +391,8 @@ export async function serveStdio(
   try {
     await server.connect(transport);
     const pending = pendingAnswers(transport);
+    // Only now: a request already waiting on stdin is counted before it is handled.
+    transport.begin();
     // End of input: answer what was asked (each call is bounded by its deadline), then stop.
     void transport.ended.then(async () => {
       await pending.idle((settings.limits?.deadlineMs ?? 60_000) + 5_000);

@@ -8,6 +8,7 @@
  */
 
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { DEFAULT_REQUEST_TIMEOUT_MSEC } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ROOT } from "../helpers.ts";
 import { denoArgs, errorMeta, mcpEnv, SIM_SECRET, startMcp, tempDir, textOf } from "../mcp_client.ts";
@@ -202,6 +203,43 @@ Deno.test("the answer in flight is written before the server exits: initialize, 
     assert.ok(answer, `no answer to the call before exit; stdout: ${JSON.stringify(s.messages())}`);
     assert.equal(answer.result.isError ?? false, false, JSON.stringify(answer));
     assert.ok(answer.result.structuredContent.sections.length > 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("requests already waiting on stdin are all answered: initialize, a call and the end of input at once", async () => {
+  // As `printf … | svc mcp` sends them, through the launcher: everything is in the pipe, and stdin
+  // closed, before the server reads a byte.
+  const dir = await tempDir();
+  try {
+    const lines = [
+      INITIALIZE,
+      { method: "notifications/initialized" },
+      { id: 2, method: "tools/call", params: { name: "svc_status_get", arguments: {} } },
+    ].map((m) => JSON.stringify({ jsonrpc: "2.0", ...m }) + "\n").join("");
+    for (let run = 0; run < 3; run++) {
+      const child = new Deno.Command(join(ROOT, "svc"), {
+        args: ["--sandbox", "mcp"],
+        env: mcpEnv(dir),
+        clearEnv: true,
+        cwd: ROOT,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      const writer = child.stdin.getWriter();
+      await writer.write(new TextEncoder().encode(lines));
+      await writer.close();
+      const out = await child.output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      assert.equal(out.code, 0, stderr);
+      const ids = new TextDecoder().decode(out.stdout).split("\n").filter(Boolean).map((l) =>
+        JSON.parse(l).id
+      );
+      assert.deepEqual(ids.sort(), [1, 2], `run ${run + 1}: answered ${JSON.stringify(ids)}; ${stderr}`);
+      assert.doesNotMatch(stderr, /unanswered/);
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
