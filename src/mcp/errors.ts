@@ -129,8 +129,11 @@ export function errorMeta(
     });
   }
   const deadline = deadlineOf(err);
+  // A change that was sent and may have landed keeps its own words: read first, never "try again"
+  // (retrying could apply it twice). The deadline is still a fact in `details`.
+  const inDoubt = err.retry?.outcome === "unknown";
   // A call's deadline is the server's setting, not an argument: said in the caller's terms.
-  const hint = deadline !== undefined
+  const hint = deadline !== undefined && !inDoubt
     ? "try again; the server's per-call limit is set when it starts (`svc mcp --timeout`)"
     : hintFor(err, opts.sandbox);
   const details: Record<string, unknown> = {};
@@ -144,7 +147,7 @@ export function errorMeta(
   if (deadline !== undefined) details.deadline_ms = deadline;
   const message = err.code === "SVC_INTERNAL"
     ? "unexpected internal error (see the server's stderr)"
-    : deadline !== undefined
+    : deadline !== undefined && !inDoubt
     ? `the call did not finish within its time limit of ${
       duration(deadline)
     } (the marketplace is slow or not answering)`

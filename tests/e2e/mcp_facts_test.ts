@@ -207,3 +207,22 @@ Deno.test("svc mcp: hints use the tool's own arguments; the string form works; f
     await h.close();
   }
 });
+
+Deno.test("a basket change that outlives the call's deadline: read first, never 'try again'", async () => {
+  // The call's deadline (`svc mcp --timeout`) passes while the sent POST waits for its answer.
+  const h = await startMcp(["--sandbox", "mcp", "--timeout", "3s"]);
+  try {
+    const before = await basketPosts(h);
+    await h.faults([{ host: "consumer_api", method: "POST", path: BASKETS, hold: true }]);
+    const r = await h.call("svc_cart_add", { venue: PP, item: TIRAMISU });
+    await h.faults([]);
+    const meta = errorMeta(r) as ReturnType<typeof errorMeta> & { outcome?: string };
+    assert.deepEqual([meta.retryable, meta.outcome, meta.details.read_first], [false, "unknown", "basket"]);
+    assert.equal(meta.details.deadline_ms, 3000, "the deadline stays a fact");
+    assert.match(String(meta.details.hint), /call `svc_cart_get` to see whether it was applied/);
+    assert.doesNotMatch(textOf(r), /try again/i, textOf(r));
+    assert.ok(await basketPosts(h) <= before + 1, "the change was never sent again");
+  } finally {
+    await h.close();
+  }
+});
