@@ -538,8 +538,9 @@ Deno.test("checkout: standard and priority, tip and promo, the three mode failur
     let r = await t.run(["checkout", ...AT, "--tip", "100", "--format", "json"]);
     assert.equal(r.code, 0, r.stdout);
     let p = r.json<Preview>().data;
-    assert.equal(p.payable_amount.amount, 3939, "3380 + 169 service + 290 delivery + 100 tip");
-    assert.equal(p.payable_amount.formatted, "€39.39");
+    // The venue's -20% on pasta is asked for and applies: 20 % of 3380 is 676.
+    assert.equal(p.payable_amount.amount, 3263, "3380 + 169 service + 290 delivery + 100 tip - 676");
+    assert.equal(p.payable_amount.formatted, "€32.63");
     assert.deepEqual([p.requested_delivery_mode, p.applied_delivery_mode], ["standard", "standard"]);
     // One vocabulary: the modes are those of home delivery (what --delivery-mode takes); takeaway is
     // another delivery method (its schedule slug is "standard"), listed apart, never a mode.
@@ -829,12 +830,15 @@ Deno.test("cart UX guards: two lines of one item, --venue-id by slug, idempotent
     r = await t.run(["checkout", ...AT, "--tip", "2.50", "--format", "json"]);
     assert.equal(r.code, 2);
     assert.match(r.json().error?.message ?? "", /minor units/);
-    // Checkout notes (e.g. an unknown promo code) are warnings too in JSON; a table says them once, as notes.
+    // Checkout notes (e.g. an unknown promo code) are warnings too in JSON; a table says them once: the
+    // explanation's row for the code quotes the marketplace, so no Note repeats it.
     r = await t.run(["checkout", ...AT, "--promo-code", "NOPE", "--format", "json"]);
     assert.equal(r.code, 0, r.stdout);
     assert.ok(r.json().warnings.some((w) => w.startsWith("checkout:")), JSON.stringify(r.json().warnings));
     r = await t.run(["checkout", ...AT, "--promo-code", "NOPE"]);
-    assert.match(r.stdout, /^Note: .*NOPE/m);
+    assert.equal(r.stdout.match(/NOPE/g)?.length, 2, r.stdout);
+    assert.match(r.stdout, /^ {2}Promo code NOPE: the marketplace says: "Promo code NOPE is not valid/m);
+    assert.doesNotMatch(r.stdout, /^Note: .*NOPE/m);
     assert.doesNotMatch(r.stderr, /NOPE/);
   });
 });
