@@ -27,6 +27,8 @@ const CALZONE = "6a2f000000000000000000c6"; // only in the venue-content menu (i
 const MILK = "6a2f000000000000000001c1";
 const SKIM = "6a2f000000000000000001c2";
 const TOMATO = "6a2f000000000000000001c9"; // sold by weight
+/** The dynamic page's `Date`: Wednesday 2026-03-11 12:30 in Helsinki. */
+const PAGE_DATE = "Wed, 11 Mar 2026 10:30:00 GMT";
 const ELSEWHERE = ["--lat", "52", "--lon", "13"];
 const TOKEN = fakeJwt();
 const AUTH = ["--wtoken", TOKEN];
@@ -95,7 +97,9 @@ const ROUTES: FixtureRoute[] = [
     method: "GET",
     host: "consumer_api",
     path: "/order-xp/web/v1/venue/slug/ravintola-testi/dynamic/",
-    fixture: "venue/dynamic-campaigns.json",
+    // Campaign windows are read at the page's clock: Wednesday 12:30 in Helsinki.
+    respond: async () =>
+      Response.json(await loadFixture("venue/dynamic-campaigns.json"), { headers: { date: PAGE_DATE } }),
   },
   {
     method: "GET",
@@ -308,6 +312,72 @@ Deno.test("contract: front page venue-vertical-list — venue-large tiles are ro
   assert.match(skipped[0], /1 tile\(s\) that are not venues/);
 });
 
+Deno.test("contract: dynamic campaigns — each condition of the real shape typed; status at the page's clock", async () => {
+  const d = await json(["venue", "ravintola-testi", "--include", "fees", ...AT]);
+  const deals = new Map(d.data.fees.deals.map((x: Any) => [x.label, x]));
+  const deal = (label: string): Any => deals.get(label);
+  assert.equal(deals.size, 8);
+  const euro = (amount: number) => ({ amount, currency: "EUR", formatted: `€${(amount / 100).toFixed(2)}` });
+  const none = {
+    min_basket: null,
+    requires_items: null,
+    membership: null,
+    time_windows: null,
+    delivery_methods: null,
+    opt_in: false,
+    other: [],
+  };
+  assert.deepEqual(deal("€0 delivery fee"), {
+    id: "venue_campaign:0d3e9c1a0d3e9c1a0d3e9c1a",
+    kind: "delivery",
+    label: "€0 delivery fee",
+    effect: { fraction: 1, amount: null, max_amount: null, item_ids: [], includes_options: null },
+    conditions: none,
+    terms: "free delivery",
+    status: "applies_now",
+    source: "campaign",
+  });
+  // basket_contains[].min_amount: a minimum basket; live pages do not say what it counts.
+  assert.deepEqual(deal("-10% on orders over €30").conditions, {
+    ...none,
+    min_basket: { amount: euro(3000), counts: "unknown" },
+    delivery_methods: ["homedelivery"],
+  });
+  assert.equal(deal("-10% on orders over €30").terms, "-10% on the basket over €30.00, at most €5.00 off");
+  assert.equal(deal("-10% on orders over €30").status, "conditional");
+  // An item deal that needs one of its own items is the item's deal: it applies to anyone buying it.
+  assert.deepEqual(deal("-15% on Quattro formaggi").effect.includes_options, false);
+  assert.equal(deal("-15% on Quattro formaggi").status, "applies_now");
+  // weekly_time_restrictions in minutes of the week (0 = Monday 00:00, venue-local).
+  const lunch = deal("Lunch: -10%, weekdays 11:30–14:00");
+  assert.equal(lunch.conditions.time_windows.length, 5);
+  assert.deepEqual(lunch.conditions.time_windows[2], { day: "wednesday", from: "11:30", to: "14:00" });
+  assert.deepEqual([lunch.terms, lunch.status], ["-10% on the basket, Mon–Fri 11:30–14:00", "applies_now"]);
+  const plus = deal("Wolt+: free delivery");
+  assert.deepEqual([plus.conditions.membership, plus.terms, plus.status], [
+    "wolt_plus",
+    "free delivery, Wolt+ only",
+    "conditional",
+  ]);
+  const buy2 = deal("Buy 2 Quattro formaggi, get 20% off");
+  assert.deepEqual(buy2.conditions.requires_items, { any_of: ["6a2f000000000000000000c2"], min_quantity: 2 });
+  assert.equal(buy2.status, "conditional");
+  assert.deepEqual([deal("From 15% off over €40").conditions.opt_in, deal("From 15% off over €40").status], [
+    true,
+    "conditional",
+  ]);
+  // A condition whose shape was never captured is named, never guessed.
+  assert.deepEqual(deal("-5% paying by card").conditions.other, ["payment_method"]);
+  assert.equal(deal("-5% paying by card").status, "unknown");
+  // A "new customer" condition is not in the data, so no deal claims one.
+  assert.ok(!JSON.stringify(d.data.fees.deals).match(/new.?customer|first order/i));
+
+  // The table: applied only when it applies to anyone now, else the conditions.
+  const t = await table(["venue", "ravintola-testi", "--include", "fees", ...AT]);
+  assert.match(t, /€0 delivery fee \(applies now\)/);
+  assert.match(t, /Wolt\+: free delivery: free delivery, Wolt\+ only/);
+});
+
 Deno.test("contract: static page (schedule, string score) + dynamic campaigns — venue details and fees", async () => {
   const d = await json(["venue", "ravintola-testi", "--include", "hours,rating,fees", ...AT]);
   assert.deepEqual(d.data.rating, { score: 9.2, volume: 500 });
@@ -323,12 +393,12 @@ Deno.test("contract: static page (schedule, string score) + dynamic campaigns �
   // The unconditional "€0 delivery fee" campaign: fraction 1 → free; the original fee beside it.
   assert.deepEqual(fees.delivery_fee, { amount: 0, currency: "EUR", formatted: "€0.00" });
   assert.deepEqual(fees.delivery_fee_original, { amount: 290, currency: "EUR", formatted: "€2.90" });
-  assert.deepEqual(fees.campaigns.map((c: Any) => [c.title, c.kinds, c.conditional]), [
+  assert.deepEqual(fees.campaigns.slice(0, 3).map((c: Any) => [c.title, c.kinds, c.conditional]), [
     ["€0 delivery fee", ["delivery"], false],
     ["-10% on orders over €30", ["basket"], true],
     ["-15% on Quattro formaggi", ["item"], false],
   ]);
-  assert.deepEqual(d.data.promotions, [
+  assert.deepEqual(d.data.promotions.slice(0, 4), [
     "-20% on pizzas",
     "€0 delivery fee",
     "-10% on orders over €30",
@@ -396,8 +466,18 @@ Deno.test("contract: full assortment — menu, --category filters without a call
     percent: 20,
     label: "-20%",
     source: "campaign",
+    status: "applies_now",
+    terms: null,
+    deal_id: "venue_campaign:aa11",
   });
-  assert.deepEqual((byName.get("Diavola") as Any).discount, { percent: 13, label: "-13%", source: "price" });
+  assert.deepEqual((byName.get("Diavola") as Any).discount, {
+    percent: 13,
+    label: "-13%",
+    source: "price",
+    status: "applies_now",
+    terms: null,
+    deal_id: null,
+  });
   assert.equal((byName.get("Kombucha 33 cl") as Any).available, false);
   assert.equal((byName.get("Margherita") as Any).available, true, "disabled_info null: orderable");
   assert.equal((byName.get("Allergens: ask the staff") as Any).notice, true);

@@ -81,6 +81,7 @@ const HOST: Record<EndpointKey, keyof typeof PREFIX> = {
   addresses: "user_api",
   payments_profile: "payment",
   payments_legacy: "user_api",
+  subscriptions: "consumer_api",
   favourites: "consumer_api",
   token_refresh: "auth",
   geocode: "user_api",
@@ -111,6 +112,7 @@ const DEFAULT_FIXTURE: Record<EndpointKey, string> = {
   addresses: "addresses/delivery-info.json",
   payments_profile: "payments/profile.json",
   payments_legacy: "payments/legacy.json",
+  subscriptions: "account/subscriptions.json",
   favourites: "favourites/page.json",
   token_refresh: "auth/refresh.json",
   geocode: "geocode/google.json",
@@ -142,6 +144,7 @@ const FIXTURE_ENDPOINTS: Array<[RegExp, EndpointKey]> = [
   [/^payments\/profile/, "payments_profile"],
   [/^payments\/legacy/, "payments_legacy"],
   [/^favourites\//, "favourites"],
+  [/^account\/subscriptions/, "subscriptions"],
   [/^auth\/refresh/, "token_refresh"],
   [/^geocode\//, "geocode"],
 ];
@@ -326,6 +329,14 @@ const SCENARIOS: Record<EndpointKey, (base: Any) => Call[]> = {
     {
       name: "venue menu --discounts-only",
       run: (ctx) => venueMenu(ctx, VENUE, menu({ discountsOnly: true }), here),
+      optional: true,
+    },
+    {
+      // Its campaigns decide what the checkout is asked for; without the page none is.
+      name: "checkout preview",
+      raw: QUOTE_RAW,
+      run: (ctx) => checkoutPreview(ctx, HERE, { mode: "standard" }),
+      domain: CHECKOUT,
       optional: true,
     },
   ],
@@ -528,6 +539,16 @@ const SCENARIOS: Record<EndpointKey, (base: Any) => Call[]> = {
   ],
   favourites: () => [
     { name: "favorites", run: (ctx) => listFavorites(ctx, HERE, PAGING) },
+  ],
+  // Asked only for a Wolt+ campaign (the live page's fixture has one); unknown degrades to a warning.
+  subscriptions: () => [
+    {
+      name: "checkout preview",
+      raw: QUOTE_RAW,
+      run: (ctx) => checkoutPreview(ctx, HERE, { mode: "standard" }),
+      domain: CHECKOUT,
+      optional: true,
+    },
   ],
   token_refresh: () => [
     {

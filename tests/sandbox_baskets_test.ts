@@ -373,7 +373,8 @@ Deno.test("checkout: the sample quote, rows adding up, fees from the dynamic pag
   assert.deepEqual(q.delivery_configs[0].estimate, { label: "25-35 min", min: 25, mean: 30, max: 35 });
   assert.deepEqual(q.tip_config.tip_amounts, [100, 200, 300]);
   assert.deepEqual([q.purchasing_disabled, q.toasts], [null, []]);
-  assert.deepEqual(q.offers.selectable, [{ id: "disc-pasta-piccola", title: "-20% on pasta" }]);
+  // Only optional offers are selectable; the venue's item campaign applies when its id is sent.
+  assert.deepEqual(q.offers.selectable, []);
   assert.equal((await checkout(state, plan([carbonara2()]))).body.id, "chk-0002");
 
   // The fees follow the price ranges the venue's dynamic page advertises: below the order minimum the
@@ -406,10 +407,11 @@ Deno.test("checkout: promo ids apply discount rows; unknown ones become toasts",
     assertConsistent(q);
     const discount = q.purchase_validation.discounts.reduce((a: number, d: J) => a + d.amount, 0);
     const t = q.telemetry;
+    // A delivery discount is among the discounts: it lowers the delivery price from its price before.
     assert.equal(
       q.payable_amount,
-      q.purchase_validation.end_amount + t.service_fee + t.small_order_fee + t.delivery_price + 200 -
-        discount,
+      q.purchase_validation.end_amount + t.service_fee + t.small_order_fee +
+        t.delivery_price_before_user_promotions + 200 - discount,
     );
     return q;
   };

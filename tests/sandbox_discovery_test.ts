@@ -227,8 +227,25 @@ Deno.test("venue dynamic page: delivery configs, banners, price ranges", async (
   const [free] = (await dynamic("sakura-sushi-bar")).body.venue_raw.discounts;
   assert.match(free.id, /^venue_campaign:/);
   assert.deepEqual(free.description, { title: "€0 delivery fee" });
-  assert.deepEqual(free.conditions, {});
+  // Every real condition key is present; the €0 delivery fee sets only home delivery.
+  assert.deepEqual(Object.entries(free.conditions).filter(([, v]) => v !== null), [[
+    "delivery_methods",
+    ["homedelivery"],
+  ]]);
+  assert.equal(Object.keys(free.conditions).length, 10);
   assert.equal(free.effects.delivery_discount.fraction, 1);
+  assert.deepEqual([free.effects.basket_discount, free.effects.item_discount, free.effects.free_items], [
+    null,
+    null,
+    null,
+  ]);
+  // A minimum basket is `basket_contains[].min_amount`, and the sandbox states what it counts.
+  const [kallio] = (await dynamic("kallio-burger")).body.venue_raw.discounts;
+  assert.deepEqual(
+    kallio.conditions.basket_contains.map((c: J) => [c.min_amount, c.min_amount_counts]),
+    [[2500, "items_before_discounts"]],
+  );
+  assert.equal("minimum_basket_value" in kallio.conditions, false);
   assert.equal((await get("consumer_api", "/order-xp/web/v1/venue/slug/nope/dynamic/")).status, 404);
 });
 

@@ -290,11 +290,26 @@ Deno.test("items: availability is false only when the payload says so; prices, d
         { effect_item_badge: { text: "2 for 1" }, effects: { item_discount: { include: { items: ["b"] } } } },
         { effects: { delivery_discount: { fraction: 1 } } },
         null,
+        {
+          id: "venue_campaign:plus",
+          effects: { item_discount: { fraction: 0.1, include: { items: ["p"] } } },
+          conditions: { has_wolt_plus: true },
+        },
       ],
     },
   });
-  assert.deepEqual(campaigns.get("a"), { percent: 20, label: "-20%", source: "campaign" });
-  assert.deepEqual(campaigns.get("b"), { percent: null, label: "2 for 1", source: "campaign" });
+  const now = { status: "applies_now", terms: null, deal_id: null };
+  assert.deepEqual(campaigns.get("a"), { percent: 20, label: "-20%", source: "campaign", ...now });
+  assert.deepEqual(campaigns.get("b"), { percent: null, label: "2 for 1", source: "campaign", ...now });
+  // A member-only deal is not one the item gets when bought now: its status and terms say so.
+  assert.deepEqual(campaigns.get("p"), {
+    percent: 10,
+    label: "-10%",
+    source: "campaign",
+    status: "conditional",
+    terms: "-10% on 1 item, Wolt+ only",
+    deal_id: "venue_campaign:plus",
+  });
   const p = new ItemParser({
     currency: "EUR",
     locale: "en-FI",
@@ -332,7 +347,7 @@ Deno.test("items: availability is false only when the payload says so; prices, d
 
   const cut = p.item({ id: "c", name: "Cacio", price: 1090, original_price: 1290 })!;
   // "c" is also in the -20 % campaign, but the label follows the price cut that set the percent.
-  assert.deepEqual(cut.discount, { percent: 16, label: "-16%", source: "price" });
+  assert.deepEqual(cut.discount, { percent: 16, label: "-16%", source: "price", ...now });
   assert.equal(cut.original_price?.formatted, "€12.90");
   const same = p.item({ id: "d", name: "d", price: 500, original_price: 500 })!;
   assert.deepEqual([same.original_price, same.discount], [null, null]);

@@ -169,6 +169,12 @@ export const UPSTREAM = {
       f("data.cards", "array"),
     ]],
   },
+  subscriptions: {
+    endpoint: "GET /subscriptions-api/v1/subscriptions",
+    title: "the Wolt+ subscriptions",
+    // Without the `subscriptions` key the membership is unknown (reference §3.4), not a change.
+    needs: [[f("", "object")]],
+  },
   favourites: {
     endpoint: "GET /v1/pages/venue-list/profile/favourites",
     title: "the favourites page",

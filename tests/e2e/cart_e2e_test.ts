@@ -265,8 +265,9 @@ Deno.test("checkout: standard and priority, tip and promo, schedule and takeaway
     let r = await t.run(["checkout", ...AT, "--tip", "100", "--format", "json"]);
     assert.equal(r.code, 0, r.stdout);
     let p = r.json<Preview>().data;
-    assert.equal(p.payable_amount.amount, 3939, "3380 + 169 service + 290 delivery + 100 tip");
-    assert.equal(p.payable_amount.formatted, "€39.39");
+    // The venue's -20% on pasta is asked for and applies: 20 % of 3380 is 676.
+    assert.equal(p.payable_amount.amount, 3263, "3380 + 169 service + 290 delivery + 100 tip - 676");
+    assert.equal(p.payable_amount.formatted, "€32.63");
     assert.deepEqual([p.requested_delivery_mode, p.applied_delivery_mode], ["standard", "standard"]);
     // One vocabulary: the modes are those of home delivery (what --delivery-mode takes); takeaway is
     // another delivery method (its schedule slug is "standard"), listed apart, never a mode.
@@ -430,7 +431,10 @@ Deno.test("cart UX guards: --venue-id as a URL, an empty clear said once, --opti
     assert.equal(r.code, 0, r.stdout);
     assert.ok(r.json().warnings.some((w) => w.startsWith("checkout:")), JSON.stringify(r.json().warnings));
     r = await t.run(["checkout", ...AT, "--promo-code", "NOPE"]);
-    assert.match(r.stdout, /^Note: .*NOPE/m);
+    // A table says it once: the explanation's row for the code quotes the marketplace, and no Note repeats it.
+    assert.equal(r.stdout.match(/NOPE/g)?.length, 2, r.stdout);
+    assert.match(r.stdout, /^ {2}Promo code NOPE: the marketplace says: "Promo code NOPE is not valid/m);
+    assert.doesNotMatch(r.stdout, /^Note: .*NOPE/m);
     assert.doesNotMatch(r.stderr, /NOPE/);
   });
 });

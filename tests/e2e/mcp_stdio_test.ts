@@ -329,6 +329,44 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
       );
     });
 
+    await t.step(
+      "checkout preview: the explanation in structuredContent, by its schema, and in the text",
+      async () => {
+        const r = await h.call("svc_checkout_preview", { promo_code: "SPRING25" });
+        assert.ok(!r.isError, textOf(r));
+        assertConforms(byName.get("svc_checkout_preview") as Tool, r);
+        const schema = (byName.get("svc_checkout_preview") as Tool).outputSchema as Structured;
+        assert.deepEqual(schema.properties.explanation.items.required, [
+          "kind",
+          "label",
+          "amount",
+          "applied",
+          "reason",
+        ]);
+        const p = r.structuredContent as Structured;
+        // The same explanation as the CLI's: Carbonara Large with Burrata at its unit price with options,
+        // the item campaign svc asked for, the expired code and the credits a preview never uses.
+        const rows = p.explanation.map((
+          x: Structured,
+        ) => [x.kind, x.label, x.applied, x.amount?.amount ?? null]);
+        assert.deepEqual(rows[0], ["items", "1 × Carbonara", true, 2080]);
+        assert.equal(p.explanation[0].reason, "€20.80 each with its options");
+        assert.ok(
+          rows.some((x: unknown[]) => x[0] === "item_deal" && x[1] === "-20% on pasta" && x[3] === -416),
+        );
+        assert.deepEqual(p.sent_campaign_ids, ["disc-pasta-piccola"]);
+        const code = p.explanation.find((x: Structured) => x.kind === "promo_code");
+        assert.deepEqual([code.applied, code.reason], [
+          false,
+          'the marketplace says: "Promo code SPRING25 has expired"',
+        ]);
+        assert.match(
+          textOf(r),
+          /\(standard\); not applied: Promo code SPRING25; preview only, no order was placed/,
+        );
+      },
+    );
+
     await t.step("two concurrent cart adds both land (serialised inside the server)", async () => {
       await ok("svc_cart_clear", { all: true });
       const seq = await lastSeq();

@@ -243,7 +243,15 @@ Deno.test("venue menu (full assortment): items, availability, money, notices, op
     assert.deepEqual(carbonara.price, { amount: 1390, currency: "EUR", formatted: "€13.90" });
     assert.equal(carbonara.category, "pasta-1");
     assert.equal(carbonara.available, true, "disabled_info null and no balance: orderable, not unknown");
-    assert.deepEqual(carbonara.discount, { percent: 20, label: "-20%", source: "campaign" });
+    // The campaign's deal holds for anyone buying it now: the checkout takes it off (see deals_e2e_test).
+    assert.deepEqual(carbonara.discount, {
+      percent: 20,
+      label: "-20%",
+      source: "campaign",
+      status: "applies_now",
+      terms: null,
+      deal_id: "disc-pasta-piccola",
+    });
     assert.equal(item("b02").available, false);
     assert.equal(item("b02").unavailable_reason, "Sold out");
     assert.equal(item("b04").available, false); // balance -1
@@ -252,8 +260,15 @@ Deno.test("venue menu (full assortment): items, availability, money, notices, op
     assert.equal(item("b06").available, true); // balance 4
     assert.equal(item("b06").purchasable_balance, 4);
     assert.equal(item("b03").original_price.amount, 1290);
-    // Cacio e pepe (1090, was 1290) is also in the -20 % campaign: the label follows the percent.
-    assert.deepEqual(item("b03").discount, { percent: 16, label: "-16%", source: "price" });
+    // Cacio e pepe (1090, was 1290) has a price cut of its own; the -20 % campaign does not cover it.
+    assert.deepEqual(item("b03").discount, {
+      percent: 16,
+      label: "-16%",
+      source: "price",
+      status: "applies_now",
+      terms: null,
+      deal_id: null,
+    });
     assert.equal(item("b0f").notice, true);
     assert.equal(item("b0f").price.amount, 0);
     assert.equal(item("b0b").wolt_plus_only, true);

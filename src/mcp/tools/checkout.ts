@@ -7,7 +7,11 @@ import { z } from "zod";
 import { SvcError } from "../../domain/errors.ts";
 import { basketVenueKey } from "../../domain/refs.ts";
 import { type CheckoutPreview, checkoutPreview } from "../../services/checkout/preview.ts";
-import { explainCheckout } from "../../services/checkout/explain.ts";
+import {
+  explainCheckout,
+  EXPLANATION_KINDS,
+  type ExplanationRow as ExplanationRowData,
+} from "../../services/checkout/explain.ts";
 import { READ, tool, type Toolset } from "../tool.ts";
 import { TOOL_WORDING } from "../errors.ts";
 import { location, maxTotal, minor, nMoney, nstr, text, venueArg } from "../schemas.ts";
@@ -17,11 +21,35 @@ import { TOP_LEVEL_MODES } from "../../domain/vocab.ts";
 
 const PriceLine = z.object({ label: z.string(), amount: nMoney }).meta({ id: "PriceLine" });
 
+/** One row of the explanation (services/checkout/explain.ts `ExplanationRow`). */
+const ExplanationRow = z.object({
+  kind: z.enum(EXPLANATION_KINDS),
+  label: z.string(),
+  amount: nMoney,
+  applied: z.boolean(),
+  reason: z.string(),
+  reason_code: z.string().optional(),
+  source: z.enum(["basket", "menu", "campaign", "svc", "marketplace"]).optional(),
+  to_apply: z.object({ add: nMoney }).optional(),
+});
+
+/** "; not applied: Free delivery over €25 (add €16.20), Promo code SPRING25": the deals an agent can act on. */
+function missed(rows: ExplanationRowData[]): string {
+  const deals = rows.filter((r) => !r.applied && r.kind !== "credits");
+  if (!deals.length) return "";
+  return `; not applied: ${
+    deals.map((r) =>
+      `${r.label}${r.to_apply ? ` (add ${r.to_apply.add.formatted ?? r.to_apply.add.amount})` : ""}`
+    )
+      .join(", ")
+  }`;
+}
+
 const preview = tool({
   name: "svc_checkout_preview",
   title: "Checkout preview",
   description:
-    "Quotes the basket of venue (else the first) without ordering: payable, the price explained, delivery modes, and why purchasing is blocked if it is.",
+    "Quotes the basket of venue (else the first) without ordering: payable, the price explained row by row, deals that did not apply and why, delivery modes, and why purchasing is blocked if it is.",
   toolset: "checkout",
   input: z.strictObject({
     venue: venueArg.optional().describe("whose basket: slug, id or URL"),
@@ -48,6 +76,8 @@ const preview = tool({
       payable: nMoney,
       consistent: z.boolean().nullable(),
     }).nullable(),
+    explanation: z.array(ExplanationRow).describe("each part of the price; deals not applied, why, to_apply"),
+    sent_campaign_ids: z.array(z.string()).describe("venue campaigns asked for"),
     basket_id: nstr,
     delivery_configs: z.array(z.object({
       mode: z.string(),
@@ -94,13 +124,15 @@ const preview = tool({
           available_delivery_modes: p.available_delivery_modes,
           blocked_reasons,
           price: breakdown,
+          explanation: p.explanation,
+          sent_campaign_ids: p.sent_campaign_ids,
           basket_id: p.basket_id,
           delivery_configs: p.delivery_configs,
           notes: p.toasts,
         },
         summary:
           `${status === "blocked" ? `blocked (${blocked_reasons.join("; ")}): ` : ""}${price.summary}` +
-          ` (${p.applied_delivery_mode}); preview only, no order was placed`,
+          ` (${p.applied_delivery_mode})${missed(p.explanation)}; preview only, no order was placed`,
       };
     } catch (e) {
       if (!(e instanceof SvcError) || e.code !== "SVC_DELIVERY_MODE_UNAVAILABLE") throw e;
@@ -117,6 +149,8 @@ const preview = tool({
           available_delivery_modes: available,
           blocked_reasons: [],
           price: null,
+          explanation: [],
+          sent_campaign_ids: [],
           basket_id: null,
           delivery_configs: [],
           notes: [],

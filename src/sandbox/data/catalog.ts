@@ -103,17 +103,49 @@ export interface Menu {
   categoryBySlug: Map<string, Category>;
 }
 
+/**
+ * A venue campaign: one effect (an item, basket or delivery discount) and its conditions. The
+ * checkout applies it only when its id is sent and every condition holds, exactly as its pages
+ * advertise it (routes/discovery.ts `wireDiscounts`, routes/baskets.ts `campaignEffect`).
+ */
 export interface Discount {
   id: string;
   text: string;
-  /** Item discount as a fraction (0..1). */
+  /** Item discount as a fraction (0..1) of the covered lines, options included (`campaignItemIds`). */
   itemFraction?: number;
-  /** Free delivery from this basket value (minor units). */
-  freeDeliveryOver?: number;
-  /** An unconditional delivery discount (1 = free delivery). */
+  /** Basket discount as a fraction (0..1) of the item subtotal, at most `basketMax` (minor units). */
+  basketFraction?: number;
+  basketMax?: number;
+  /** Delivery discount as a fraction of the delivery fee (1 = free delivery). */
   deliveryFraction?: number;
+  /**
+   * The basket must come to this much (minor units). The sandbox counts the items at their listed
+   * prices, options included, before any campaign or promo discount, and says so on both pages.
+   */
+  minBasket?: number;
+  /** Only within these minutes of the week (0 = Monday 00:00, venue-local), as `weekly_time_restrictions`. */
+  weekly?: { start: number; end: number }[];
+  /** Only for accounts with an active Wolt+ subscription (`has_wolt_plus: true`). */
+  woltPlus?: boolean;
+  /** `optional: true`: an offer the client selects (svc never does), so it applies only when sent. */
+  optional?: boolean;
   /** Only the dynamic venue page carries this campaign (not the static page or the feed). */
   dynamicOnly?: boolean;
+}
+
+/** The threshold basis the sandbox states with every minimum basket (`min_amount_counts`). */
+export const MIN_BASKET_BASIS = "items_before_discounts";
+
+/**
+ * The items an item campaign covers: the first category's priced items whose listed price is not
+ * already cut (an `original_price` is a deal of its own).
+ */
+export function campaignItemIds(v: Venue): string[] {
+  const menu = v.menu();
+  return menu.categories[0].itemIds.filter((id) => {
+    const item = menu.itemById.get(id);
+    return item && item.price > 0 && item.originalPrice === null;
+  });
 }
 
 export interface Venue {
@@ -616,26 +648,23 @@ const MENUS: Record<string, [string, Dish[]][]> = {
   ],
 };
 
-/** A template menu with venue-specific prices, one sold-out dish in some venues and deal prices. */
+/** A template menu with venue-specific prices, one sold-out dish in some venues (item campaigns are taken off at checkout). */
 function templateMenu(b: MenuBuilder, venue: Venue, template: string): Menu {
   const rnd = seeded(`menu:${venue.slug}`);
   const scale = 0.9 + rnd() * 0.25;
   const soldOut = rnd() < 0.4 ? Math.floor(rnd() * 8) : -1;
-  // Campaigns of the dynamic page only do not change the menu's own prices.
-  const fraction = venue.discounts.find((d) => d.itemFraction && !d.dynamicOnly)?.itemFraction;
   const vat = { restaurant: 13.5, grocery: 13.5, pharmacy: 10, retail: 25.5 }[venue.productLine];
   let n = 0;
-  MENUS[template].forEach(([catName, dishes], ci) => {
+  MENUS[template].forEach(([catName, dishes]) => {
     const cat = b.category(catName);
     for (const [name, base, description = "", grams] of dishes) {
       const price = base && dime(base * scale);
-      // Deals apply to the first category, like "-15% on pizzas".
-      const deal = fraction && ci === 0 && price;
+      // An item campaign ("-15% on pizzas") is taken off at checkout: the menu lists full prices.
       b.item(cat, {
         name,
         description,
-        price: deal ? dime(price * (1 - fraction)) : price,
-        originalPrice: deal ? price : null,
+        price,
+        originalPrice: null,
         image: price ? undefined : null,
         soldOut: n++ === soldOut,
         ...(/wine/i.test(name) ? { alcoholPermille: 120, ageLimit: 18, vat: 25.5 } : { vat }),
@@ -854,7 +883,9 @@ interface Extra {
  */
 type Row = [name: string, area: string, menu: string, tags: string, tagline: string, extra?: Extra];
 
-const free25 = { text: "Free delivery over €25", freeDeliveryOver: 2500 };
+const free25 = { text: "Free delivery over €25", deliveryFraction: 1, minBasket: 2500 };
+/** Monday..Friday 11:00–14:00 in minutes of the week (0 = Monday 00:00). */
+const weekdayLunch = [0, 1, 2, 3, 4].map((d) => ({ start: d * 1440 + 660, end: d * 1440 + 840 }));
 /** The account fixtures' defaults for the venues they describe. */
 const ACCOUNT_DEFAULTS: Partial<Venue> = {
   rating: { score: 8.8, volume: 410 },
@@ -932,7 +963,14 @@ const ROWS: Row[] = [
     hours: "dinner",
   }],
   ["Poke Pier", "Ruoholahti", "bowl", "poke,healthy", "Build-your-own poke bowls", { plus: null }],
-  ["Dim Sum Diakoni", "Kallio", "asian", "chinese,dumplings", "Handmade dumplings and bao"],
+  ["Dim Sum Diakoni", "Kallio", "asian", "chinese,dumplings", "Handmade dumplings and bao", {
+    deal: {
+      text: "Lunch: -10% on weekdays 11–14",
+      basketFraction: 0.1,
+      basketMax: 500,
+      weekly: weekdayLunch,
+    },
+  }],
   ["Thai Taivas", "Vallila", "thai", "thai", "Street food from Bangkok", {
     dynamicDeals: [{ text: "-10% on starters", itemFraction: 0.1 }],
   }],
@@ -953,7 +991,15 @@ const ROWS: Row[] = [
   ["Meze Merihaka", "Hakaniemi", "kebab", "greek,mediterranean", "Souvlaki, meze and baklava", {
     noCurrency: true,
   }],
-  ["Nepal Nest", "Töölö", "curry", "nepalese,curry", "Momos and Himalayan curries"],
+  ["Nepal Nest", "Töölö", "curry", "nepalese,curry", "Momos and Himalayan curries", {
+    deal: {
+      text: "15% off orders over €30",
+      basketFraction: 0.15,
+      basketMax: 500,
+      minBasket: 3000,
+      optional: true,
+    },
+  }],
   ["Wing Station Pasila", "Pasila", "burger", "wings,american", "Wings in twelve sauces", { isNew: true }],
   [
     "Bagel Bar Kruununhaka",
@@ -983,7 +1029,10 @@ const ROWS: Row[] = [
   ["Shawarma Sörkka", "Sörnäinen", "kebab", "kebab,middle eastern", "Shawarma wraps until late", {
     hours: "night",
   }],
-  ["Vegan Voima", "Kallio", "bowl", "vegan,healthy", "Plant-based comfort food", { plus: true }],
+  ["Vegan Voima", "Kallio", "bowl", "vegan,healthy", "Plant-based comfort food", {
+    plus: true,
+    deal: { text: "Wolt+: free delivery over €15", deliveryFraction: 1, minBasket: 1500, woltPlus: true },
+  }],
   ["Steakhouse Esplanadi", "Kauppatori", "bistro", "steak", "Dry-aged Finnish beef", {
     hours: "dinner",
     availability: "scheduled",
@@ -1004,7 +1053,7 @@ const ROWS: Row[] = [
     brand: "Testimarket",
     hours: "shop",
     plus: true,
-    deal: { text: "Free delivery over €40", freeDeliveryOver: 4000 },
+    deal: { text: "Free delivery over €40", deliveryFraction: 1, minBasket: 4000 },
   }],
   ["Testimarket Kallio", "Kallio", "minimarket", "grocery", "Everyday groceries in Kallio", {
     line: "grocery",

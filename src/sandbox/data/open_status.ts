@@ -135,3 +135,10 @@ export function venueStatus(v: Venue, now: number): VenueStatus {
     nextClose: iso(h.nextClose),
   };
 }
+
+/** Minutes since Monday 00:00 in the city's zone at `now` (0..10079): how campaign windows are counted. */
+export function weekMinute(now: number): number {
+  const l = local(now);
+  const weekday = (new Date(Date.UTC(l.year, l.month - 1, l.day)).getUTCDay() + 6) % 7;
+  return weekday * 1440 + Math.floor(l.seconds / 60);
+}

@@ -21,6 +21,7 @@ import {
   type Venue,
 } from "../data/catalog.ts";
 import { isHexId } from "../data/account.ts";
+import { isMember, type Order, type Promo, promoEffect, type Toast } from "../data/campaigns.ts";
 import { basketId, type BasketLine, type BasketOption, ensureBasketState } from "../data/baskets.ts";
 import { priceRanges, subtotalFees, venueCurrency, venueMoney } from "../data/fees.ts";
 import { venueStatus } from "../data/open_status.ts";
@@ -237,9 +238,6 @@ function bulkDelete(ctx: RouteContext): Response {
 const PRIORITY_FEE = 199;
 const TIP_MAX = 5000;
 const TIP_AMOUNTS = [100, 200, 300];
-/** The generic promo code: -10% of the item subtotal, at most €5. */
-const WELCOME_PROMO = { id: "WELCOME10", text: "WELCOME10: -10% (up to €5.00)", fraction: 0.1, cap: 500 };
-
 type Mode = "standard" | "priority";
 
 /** Great-circle distance in km, one decimal. */
@@ -248,40 +246,6 @@ function km(lat: number, lon: number, v: Venue): number {
   const s = Math.sin((v.lat - lat) * rad / 2) ** 2 +
     Math.cos(lat * rad) * Math.cos(v.lat * rad) * Math.sin((v.lon - lon) * rad / 2) ** 2;
   return Math.round(2 * 6371 * Math.asin(Math.sqrt(s)) * 10) / 10;
-}
-
-type Promo = { id: string; text: string; amount: number };
-type Toast = { text: string; type: string };
-
-/** A promo id's discount on this order, or the toast saying why it does not apply. */
-function promoEffect(v: Venue, id: string, lines: Line[], subtotal: number, delivery: number): Promo | Toast {
-  if (id === WELCOME_PROMO.id) {
-    return {
-      id,
-      text: WELCOME_PROMO.text,
-      amount: Math.min(WELCOME_PROMO.cap, Math.round(subtotal * WELCOME_PROMO.fraction)),
-    };
-  }
-  const d = v.discounts.find((x) => x.id === id);
-  if (!d) return { text: `Promo code ${id} is not valid for this order`, type: "PROMO_CODE_INVALID" };
-  const unmet = (why: string) => ({ text: `${d.text}: ${why}`, type: "PROMO_CONDITION_NOT_MET" });
-  if (d.deliveryFraction !== undefined) {
-    if (!delivery) return unmet("no delivery fee to discount");
-    return { id, text: d.text, amount: Math.round(delivery * d.deliveryFraction) };
-  }
-  if (d.freeDeliveryOver !== undefined) {
-    if (!delivery) return unmet("no delivery fee to discount");
-    return subtotal >= d.freeDeliveryOver
-      ? { id, text: d.text, amount: delivery }
-      : unmet(`spend ${venueMoney(v, d.freeDeliveryOver)} or more`);
-  }
-  // Item campaigns cover the first category's items that are not already reduced.
-  const eligible = new Set(v.menu().categories[0].itemIds);
-  const base = sum(
-    lines.filter((l) => eligible.has(l.item.id) && l.item.originalPrice === null).map((l) => l.total),
-  );
-  const off = Math.round(base * (d.itemFraction ?? 0));
-  return off ? { id, text: d.text, amount: off } : unmet("no eligible items in the order");
 }
 
 const priorityOffered = (v: Venue, method: string, now: number) =>
@@ -417,12 +381,24 @@ function checkout(ctx: RouteContext): Response {
   const { service: fee, smallOrder } = subtotalFees(venue, subtotal);
   const delivery = coords ? venue.deliveryFee : 0;
   const priorityFee = isPriority && priorityOffered(venue, method, ctx.now) ? PRIORITY_FEE : 0;
+  const order: Order = {
+    lines,
+    subtotal,
+    delivery,
+    method,
+    now: ctx.now,
+    member: isMember(ctx.state, ctx.now),
+  };
   const applied: Promo[] = [];
   const toasts: Toast[] = [];
   for (const id of new Set(promoIds as string[])) {
-    const effect = promoEffect(venue, id, lines, subtotal, delivery);
-    if ("amount" in effect) applied.push(effect);
-    else toasts.push(effect);
+    const effect = promoEffect(venue, id, order);
+    if ("amount" in effect) {
+      // One delivery discount at most: the best one.
+      const other = effect.delivery ? applied.find((p) => p.delivery) : undefined;
+      if (!other) applied.push(effect);
+      else if (effect.amount > other.amount) applied.splice(applied.indexOf(other), 1, effect);
+    } else toasts.push(effect);
   }
   if (smallOrder) {
     toasts.push({
@@ -432,17 +408,22 @@ function checkout(ctx: RouteContext): Response {
       type: "SMALL_ORDER_FEE",
     });
   }
-  const payable = subtotal + fee + smallOrder + delivery + priorityFee + tip -
-    sum(applied.map((p) => p.amount));
-  const row = (label: string, minor: number) => ({
+  // A delivery discount lowers the delivery row itself (`original_amount`, `display_as_free`); the
+  // other discounts are rows of their own, negative.
+  const deliveryOff = sum(applied.filter((p) => p.delivery).map((p) => p.amount));
+  const deliveryAfter = delivery - deliveryOff;
+  const itemDiscounts = applied.filter((p) => !p.delivery);
+  const payable = subtotal + fee + smallOrder + deliveryAfter + priorityFee + tip -
+    sum(itemDiscounts.map((p) => p.amount));
+  const row = (label: string, minor: number, original: number | null = null) => ({
     template: "amount_row",
     label,
     amount: amount(minor, cur),
-    original_amount: null,
+    original_amount: original === null ? null : amount(original, cur),
     description: null,
     info_bubble: null,
-    discount: minor < 0,
-    display_as_free: false,
+    discount: minor < 0 || original !== null,
+    display_as_free: original !== null && minor === 0,
     style: "default",
     icon: null,
     has_animation: false,
@@ -451,25 +432,42 @@ function checkout(ctx: RouteContext): Response {
   const checkout_rows = [
     row("Item subtotal", subtotal),
     ...(smallOrder ? [row("Small order fee", smallOrder)] : [row("Service fee", fee)]),
-    ...(coords ? [row(`Delivery (${km(coords.lat, coords.lon, venue)} km)`, delivery)] : []),
+    ...(coords
+      ? [
+        row(
+          `Delivery (${km(coords.lat, coords.lon, venue)} km)`,
+          deliveryAfter,
+          deliveryOff ? delivery : null,
+        ),
+      ]
+      : []),
     ...(priorityFee ? [row("Priority fee", priorityFee)] : []),
     ...(tip ? [row("Courier tip", tip)] : []),
-    ...applied.map((p) => row(p.text, -p.amount)),
+    ...itemDiscounts.map((p) => row(p.text, -p.amount)),
     { template: "price_total_amount_row", label: "Total", price_total_amount: amount(payable, cur) },
     {
       template: "fees_explanation_row",
       headline: "How fees work",
-      sections: [{
-        template: "section",
-        title: "Small order fee",
-        body: `A fixed ${money(small.a, cur)} when the item subtotal is below the ${
-          money(venue.orderMinimum, cur)
-        } order minimum.`,
-      }, {
-        template: "section",
-        title: "Service fee",
-        body: `${Math.round(share.b * 1000) / 10}% of the item subtotal from ${money(share.min, cur)} on.`,
-      }],
+      sections: [
+        {
+          template: "section",
+          title: "Small order fee",
+          body: `A fixed ${money(small.a, cur)} when the item subtotal is below the ${
+            money(venue.orderMinimum, cur)
+          } order minimum.`,
+        },
+        {
+          template: "section",
+          title: "Service fee",
+          body: `${Math.round(share.b * 1000) / 10}% of the item subtotal from ${money(share.min, cur)} on.`,
+        },
+        ...venue.discounts.filter((d) => d.minBasket !== undefined).map((d) => ({
+          template: "section",
+          title: d.text,
+          body: `The ${money(d.minBasket!, cur)} minimum counts the items at their menu prices, options ` +
+            `included, before any discount.`,
+        })),
+      ],
     },
   ];
   const blocked = blockers(lines);
@@ -481,16 +479,16 @@ function checkout(ctx: RouteContext): Response {
     payment_breakdown: { total: amount(payable, cur), unallocated: amount(payable, cur), parts: [] },
     checkout_rows,
     telemetry: {
-      delivery_price: delivery,
+      delivery_price: deliveryAfter,
       service_fee: fee,
       small_order_fee: smallOrder,
       delivery_price_before_user_promotions: delivery,
       service_fee_before_user_promotions: fee,
-      is_free_wolt_plus_delivery: false,
+      is_free_wolt_plus_delivery: applied.some((p) => p.woltPlus && p.delivery) && deliveryAfter === 0,
     },
     purchase_validation: {
       end_amount: subtotal,
-      delivery_price: delivery,
+      delivery_price: deliveryAfter,
       credits_amount: 0,
       use_token: false,
       bag_fee: 0,
@@ -517,7 +515,9 @@ function checkout(ctx: RouteContext): Response {
       })),
     },
     offers: {
-      selectable: venue.discounts.filter((d) => !applied.some((p) => p.id === d.id)).map((d) => ({
+      selectable: venue.discounts.filter((d) => d.optional && !applied.some((p) => p.id === d.id)).map((
+        d,
+      ) => ({
         id: d.id,
         title: d.text,
       })),

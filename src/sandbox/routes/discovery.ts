@@ -5,6 +5,7 @@
 import type { RetirablePage, Route, RouteContext } from "../types.ts";
 import { apiError, isRecord, json } from "../http.ts";
 import {
+  campaignItemIds,
   catalog,
   type Category,
   CITY,
@@ -12,6 +13,7 @@ import {
   itemChecksum,
   type Menu,
   type MenuItem,
+  MIN_BASKET_BASIS,
   type OptionBinding,
   type OptionGroup,
   seeded,
@@ -109,7 +111,7 @@ export function feedVenue(v: Venue, now: number) {
     ...(open ? {} : { overlay: status === "closed" ? "Closed" : "Schedule order" }),
     delivery_price: venueMoney(v, v.deliveryFee),
     delivery_price_int: v.deliveryFee,
-    delivery_price_highlight: listed(v).some((d) => d.freeDeliveryOver !== undefined),
+    delivery_price_highlight: listed(v).some((d) => d.deliveryFraction !== undefined),
     estimate: meanEstimate(v),
     estimate_range: estimateRange(v),
     estimate_box: { title: estimateRange(v), subtitle: "min", template: "estimate" },
@@ -453,30 +455,86 @@ function polygon(v: Venue, r: number) {
   };
 }
 
-/** `venue_raw.discounts[]`: the static page lists the venue's own campaigns, the dynamic page all. */
-function wireDiscounts(v: Venue, page: "static" | "dynamic") {
-  return v.discounts.filter((d) => page === "dynamic" || !d.dynamicOnly).map((d) => ({
-    id: d.id,
-    banner: d.dynamicOnly ? null : { formatted_text: d.text },
-    description: { title: d.text },
-    ...(d.itemFraction ? { effect_item_badge: { text: `-${Math.round(d.itemFraction * 100)}%` } } : {}),
-    conditions: d.freeDeliveryOver
-      ? { minimum_basket_value: d.freeDeliveryOver, delivery_methods: ["homedelivery"] }
-      : {},
-    optional: false,
-    tap_to_apply: false,
-    effects: d.itemFraction
-      ? { item_discount: { fraction: d.itemFraction, include: { items: v.menu().categories[0].itemIds } } }
-      : {
-        delivery_discount: {
-          amount: 0,
-          fraction: d.deliveryFraction ?? 1,
-          max_amount: null,
-          delivery_methods: ["homedelivery"],
-        },
+/** A basket discount or delivery discount effect in the real shape (minor units; fraction 0..1). */
+const amountEffect = (fraction: number, max: number | null) => ({
+  amount: 0,
+  fraction,
+  min_amount: null,
+  max_amount: max,
+  include: null,
+  exclude: null,
+});
+
+/**
+ * `venue_raw.discounts[]` in the real shape: all four effects and every condition key present (unused
+ * ones null), `optional` and `tap_to_apply`. The static page lists the venue's own campaigns, the
+ * dynamic page all. A minimum basket states what it counts (`min_amount_counts`, a sandbox key: live
+ * pages do not say), and the checkout counts exactly that (routes/baskets.ts).
+ */
+export function wireDiscounts(v: Venue, page: "static" | "dynamic") {
+  return v.discounts.filter((d) => page === "dynamic" || !d.dynamicOnly).map((d) => {
+    const items = d.itemFraction ? campaignItemIds(v) : null;
+    const contains = [
+      ...(d.minBasket !== undefined
+        ? [{ ...BASKET_CONTAINS, min_amount: d.minBasket, min_amount_counts: MIN_BASKET_BASIS }]
+        : []),
+      // Like every real item campaign, it needs one of its own items in the basket.
+      ...(items ? [{ ...BASKET_CONTAINS, any_of_items: items, min_quantity: 1 }] : []),
+    ];
+    return {
+      id: d.id,
+      banner: d.dynamicOnly ? null : { formatted_text: d.text },
+      description: { title: d.text },
+      ...(d.itemFraction ? { effect_item_badge: { text: `-${Math.round(d.itemFraction * 100)}%` } } : {}),
+      effects: {
+        delivery_discount: d.deliveryFraction === undefined ? null : amountEffect(d.deliveryFraction, null),
+        basket_discount: d.basketFraction === undefined
+          ? null
+          : amountEffect(d.basketFraction, d.basketMax ?? null),
+        item_discount: items
+          ? {
+            fraction: d.itemFraction,
+            max_amount: null,
+            min_amount: null,
+            max_amount_per_item: null,
+            min_amount_per_item: null,
+            amount_per_item: null,
+            include: { categories: null, items, cheapest_items: null },
+            exclude: null,
+            exclude_options: false,
+          }
+          : null,
+        free_items: null,
       },
-  }));
+      conditions: {
+        basket_contains: contains.length ? contains : null,
+        preorder: null,
+        delivery_methods: d.deliveryFraction !== undefined ? ["homedelivery"] : null,
+        min_distance: null,
+        max_distance: null,
+        weekly_time_restrictions: d.weekly ?? null,
+        delivery_area: null,
+        has_wolt_plus: d.woltPlus ? true : null,
+        payment_method: null,
+        group_order_eligibility: null,
+      },
+      optional: d.optional ?? false,
+      tap_to_apply: false,
+    };
+  });
 }
+
+/** A `conditions.basket_contains[]` entry with every key unset. */
+const BASKET_CONTAINS = {
+  min_amount: null as number | null,
+  max_amount: null,
+  any_of_items: null as string[] | null,
+  items_from_categories: null,
+  min_quantity: null as number | null,
+  max_quantity: null,
+  any_of_option_values: null,
+  including_restricted_items: false,
+};
 
 const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 const clock = (secs: number) => {
@@ -592,49 +650,56 @@ function deliveryConfigs(v: Venue, now: number) {
 const dynamicPage = withVenue((v, ctx) => {
   if (!queryPoint(ctx.url)) return fail(400, "lat and lon must be numbers");
   const { status, open, nextOpen, nextClose } = venueStatus(v, ctx.now);
-  return json({
-    order_minimum: v.orderMinimum,
-    venue: {
-      id: v.id,
-      slug: v.slug,
-      online: open,
-      timezone: CITY.timezone,
-      delivery_open_status: {
-        is_open: open,
-        ...(nextOpen ? { next_open: nextOpen } : {}),
-        ...(nextClose ? { next_close: nextClose } : {}),
-      },
-      delivery_configs: deliveryConfigs(v, ctx.now),
-      banners: listed(v).map((d) => ({
-        title: d.text,
-        discount: {
-          formatted_text: d.itemFraction ? `-${Math.round(d.itemFraction * 100)}%` : "Free delivery",
+  // The page states the marketplace's clock (the simulator's): campaign windows are read against it.
+  return json(
+    {
+      order_minimum: v.orderMinimum,
+      venue: {
+        id: v.id,
+        slug: v.slug,
+        online: open,
+        timezone: CITY.timezone,
+        delivery_open_status: {
+          is_open: open,
+          ...(nextOpen ? { next_open: nextOpen } : {}),
+          ...(nextClose ? { next_close: nextClose } : {}),
         },
-      })),
-      offer_assistant: {
-        offer_trackers: v.discounts.flatMap((d) =>
-          d.freeDeliveryOver
-            ? [{ title: `Spend ${venueMoney(v, d.freeDeliveryOver)} for free delivery` }]
-            : []
-        ),
+        delivery_configs: deliveryConfigs(v, ctx.now),
+        banners: listed(v).map((d) => ({
+          title: d.text,
+          discount: {
+            formatted_text: d.deliveryFraction === undefined
+              ? `-${Math.round((d.itemFraction ?? d.basketFraction ?? 0) * 100)}%`
+              : "Free delivery",
+          },
+        })),
+        offer_assistant: {
+          offer_trackers: v.discounts.flatMap((d) =>
+            d.minBasket !== undefined && d.deliveryFraction === 1
+              ? [{ title: `Spend ${venueMoney(v, d.minBasket)} for free delivery` }]
+              : []
+          ),
+        },
+        promotions: promotions(v),
       },
-      promotions: promotions(v),
-    },
-    venue_raw: {
-      id: v.id,
-      delivery_specs: {
-        original_delivery_price: v.deliveryFee,
-        delivery_enabled: status !== "closed",
-        geo_range: polygon(v, 0.03),
-        order_minimum_no_surcharge: v.orderMinimum,
-        // The checkout charges by these ranges (data/fees.ts): the small-order fee below the minimum.
-        delivery_pricing: { price_ranges: priceRanges(v) },
+      venue_raw: {
+        id: v.id,
+        delivery_specs: {
+          original_delivery_price: v.deliveryFee,
+          delivery_enabled: status !== "closed",
+          geo_range: polygon(v, 0.03),
+          order_minimum_no_surcharge: v.orderMinimum,
+          // The checkout charges by these ranges (data/fees.ts): the small-order fee below the minimum.
+          delivery_pricing: { price_ranges: priceRanges(v) },
+        },
+        discounts: wireDiscounts(v, "dynamic"),
+        alive: open ? 1 : 0,
+        preestimate_total: meanEstimate(v),
       },
-      discounts: wireDiscounts(v, "dynamic"),
-      alive: open ? 1 : 0,
-      preestimate_total: meanEstimate(v),
     },
-  });
+    200,
+    { date: new Date(ctx.now).toUTCString() },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------

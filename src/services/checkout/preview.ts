@@ -15,7 +15,10 @@ import { iso3 } from "../../domain/countries.ts";
 import { assortmentRoot, MAX_CATEGORY_DEPTH } from "../venues/details.ts";
 import { requireShape } from "../../gateway/shapes.ts";
 import { closedText, type Opening, venueOpening } from "../venues/opening.ts";
-import { blockedReasons } from "./explain.ts";
+import { blockedReasons, explainPreview, type ExplanationRow } from "./explain.ts";
+import { checkoutDeals } from "./deals.ts";
+import { quoteFacts } from "./quote.ts";
+import { dynamicPage } from "../venues/lookup.ts";
 import { type DeliveryMode, TOP_LEVEL_MODES } from "../../domain/vocab.ts";
 import { type Budget, BudgetExceeded } from "../../domain/budget.ts";
 import { limitFor, spendingBudget } from "../budget.ts";
@@ -38,6 +41,10 @@ export interface CheckoutRow {
   template: string;
   label: string | null;
   amount: Money | null;
+  /** The amount before a discount lowered this row in place ("€0.00, was €3.90"); null otherwise. */
+  original_amount: Money | null;
+  /** The quote shows the row as free. */
+  display_as_free: boolean;
 }
 
 /** What `checkout preview` reports: the quote for the selected basket, never an order. */
@@ -73,19 +80,35 @@ export interface CheckoutPreview {
   rows: CheckoutRow[];
   tip: { amount: Money; config: Record<string, unknown> | null };
   promo_codes: string[];
+  /**
+   * The venue campaigns svc asked the checkout for (`use_promo_discount_ids`, as the web client does):
+   * those neither optional nor tap-to-apply whose conditions hold for this basket now.
+   */
+  sent_campaign_ids: string[];
   purchasing_disabled: Record<string, unknown> | null;
   toasts: string[];
+  /** Where each part of the price comes from, and each deal that did not apply and why (explain.ts). */
+  explanation: ExplanationRow[];
 }
 
 interface AssortmentIndex {
   category: Map<string, string>;
   price: Map<string, number>;
+  /** Original prices of items the menu lists cut (`original_price` above `price`). */
+  original: Map<string, number>;
+  /** Option value names by id (the root option definitions), for the explanation. */
+  values: Map<string, string>;
 }
 
 /** Item → leaf category id and unit price from the venue assortment (categories carry item ids). */
 async function assortmentIndex(ctx: ServiceContext, slug: string): Promise<AssortmentIndex> {
   const data = await assortmentRoot(ctx, slug);
-  const index: AssortmentIndex = { category: new Map(), price: new Map() };
+  const index: AssortmentIndex = {
+    category: new Map(),
+    price: new Map(),
+    original: new Map(),
+    values: new Map(),
+  };
   const walk = (cats: unknown[], depth: number) => {
     if (depth > MAX_CATEGORY_DEPTH) {
       throw new SvcError("SVC_UPSTREAM_INVALID_RESPONSE", "the category tree is nested too deeply");
@@ -99,10 +122,19 @@ async function assortmentIndex(ctx: ServiceContext, slug: string): Promise<Assor
     }
   };
   walk(arr(obj(data)?.categories), 1);
+  for (const o of arr(obj(data)?.options)) {
+    for (const v of arr(obj(o)?.values)) {
+      const id = str(obj(v)?.id), name = str(obj(v)?.name);
+      if (id && name) index.values.set(id, name);
+    }
+  }
   for (const i of arr(obj(data)?.items)) {
     const item = obj(i);
-    const id = str(item?.id), price = num(item?.price);
+    const id = str(item?.id), price = num(item?.price), original = num(item?.original_price);
     if (id && price !== undefined) index.price.set(id, price);
+    if (id && price !== undefined && original !== undefined && original > price) {
+      index.original.set(id, original);
+    }
   }
   return index;
 }
@@ -260,6 +292,25 @@ export interface CheckoutOptions {
   budget?: Budget;
 }
 
+/**
+ * The venue's live page, for its campaigns, minimum and fee table; null with a warning when it cannot
+ * be read (no campaign is then asked for, and the deals are not explained).
+ */
+async function livePage(ctx: ServiceContext, slug: string, loc: ResolvedLocation) {
+  try {
+    return await dynamicPage(ctx, slug, loc);
+  } catch (e) {
+    if (endsFallback(e)) throw e;
+    ctx.warn(
+      `the live page of "${slug}" is unavailable (${
+        (e as SvcError).code
+      }); no venue campaign was asked for, ` +
+        `and the deals are not explained`,
+    );
+    return null;
+  }
+}
+
 /** Categories the assortment root does not list come from each item's page (`category_id`). */
 async function fillCategories(
   ctx: ServiceContext,
@@ -282,6 +333,8 @@ async function fillCategories(
       if (category) index.category.set(id, category);
       const price = num(item?.price) ?? num(obj(item?.price)?.amount);
       if (price !== undefined && !index.price.has(id)) index.price.set(id, price);
+      const original = num(item?.original_price) ?? num(obj(item?.original_price)?.amount);
+      if (price !== undefined && original !== undefined && original > price) index.original.set(id, original);
     } catch (e) {
       if (e instanceof SvcError && ["SVC_AUTH_REQUIRED", "SVC_AUTH_REFRESH_FAILED"].includes(e.code)) throw e;
     }
@@ -354,7 +407,7 @@ async function quote(
   }
   const slug = basket.venue.slug ??
     (await resolveVenue(ctx, { kind: "id", id: venueId }, () => Promise.resolve(loc))).slug;
-  const [currency, index] = await Promise.all([
+  const [currency, index, page] = await Promise.all([
     basketCurrency(ctx, { ...basket, venue: { ...basket.venue, slug } }, loc),
     assortmentIndex(ctx, slug).catch((e) => {
       // Rule 2: an unavailable assortment does not abort the preview; item pages give the categories.
@@ -363,16 +416,25 @@ async function quote(
           .includes(e.code)
       ) throw e;
       ctx.warn(`the assortment of "${slug}" is unavailable (${e.code}); categories come from the item pages`);
-      return { category: new Map(), price: new Map() } as AssortmentIndex;
+      return {
+        category: new Map(),
+        price: new Map(),
+        original: new Map(),
+        values: new Map(),
+      } as AssortmentIndex;
     }),
+    livePage(ctx, slug, loc),
   ]);
   await fillCategories(ctx, venueId, basket.lines, index);
   const country = await venueCountry(ctx, basket.venue.country, slug, loc);
+  const deals = await checkoutDeals(ctx, page, basket.lines, currency, PRICED_METHOD);
+  const promoCodes = opts.promoCode ? [opts.promoCode] : [];
   const plan = {
     venue: { id: venueId, currency, country },
-    delivery_method: "homedelivery",
+    delivery_method: PRICED_METHOD,
     menu_items: basket.lines.map((l) => menuItem(l, venueId, index)),
-    use_promo_discount_ids: opts.promoCode ? [opts.promoCode] : [],
+    // The promo code, then the campaigns whose conditions hold, as the web client sends them.
+    use_promo_discount_ids: [...promoCodes, ...deals.sent.filter((id) => !promoCodes.includes(id))],
     courier_tip: opts.tip ?? 0,
     use_cash: false,
     use_credits_and_tokens: false,
@@ -400,7 +462,9 @@ async function quote(
   // A closed venue: the basket page or the quote says so, or the quote offers no mode at all. Only
   // then is its live page asked, for when it opens.
   const offline = basket.venue.available === false || str(disabled?.reason) === "venue_offline";
-  const opening: Opening | null = offline || !configs.length ? await venueOpening(ctx, slug, loc) : null;
+  const opening: Opening | null = offline || !configs.length
+    ? await venueOpening(ctx, slug, loc, page ?? undefined)
+    : null;
   const closed = offline || opening?.open_now === false;
   const closedLine = closed
     ? `${basket.venue.name ?? "This venue"} is not taking orders now: ${closedText(opening)}`
@@ -415,11 +479,14 @@ async function quote(
   const rows: CheckoutRow[] = arr(res.checkout_rows).map(obj).filter((r) => r && str(r.label)).map((r) => {
     const amt = obj(r!.amount) ?? obj(r!.price_total_amount);
     const minor = num(amt?.amount);
+    const original = num(obj(r!.original_amount)?.amount) ?? num(r!.original_amount);
     return {
       template: str(r!.template) ?? "row",
       label: str(r!.label) ?? null,
       // Formatted from the integers: upstream strings differ by market ("€18.00", "PLN45.00").
       amount: minor === undefined ? null : money(minor, currency, ctx.locale),
+      original_amount: original === undefined ? null : money(original, currency, ctx.locale),
+      display_as_free: r!.display_as_free === true,
     };
   });
   // The quote's messages (a small-order fee, an unknown promo code): warnings in JSON; a table shows
@@ -452,8 +519,22 @@ async function quote(
     payable_amount: money(payable, currency, ctx.locale),
     rows,
     tip: { amount: money(opts.tip ?? 0, currency, ctx.locale), config: obj(res.tip_config) ?? null },
-    promo_codes: plan.use_promo_discount_ids,
+    promo_codes: promoCodes,
+    sent_campaign_ids: deals.sent,
     purchasing_disabled: disabled,
     toasts,
+    explanation: explainPreview({
+      currency,
+      locale: ctx.locale,
+      lines: basket.lines,
+      listed: index.price,
+      original: index.original,
+      valueNames: index.values,
+      rows,
+      quote: quoteFacts(res),
+      tip: opts.tip ?? 0,
+      promoCode: opts.promoCode ?? null,
+      deals,
+    }),
   };
 }

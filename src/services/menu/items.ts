@@ -9,6 +9,7 @@ import { type Money, money } from "../../domain/money.ts";
 import { arr, bool, type Json, num, obj, str } from "../context.ts";
 import { localized } from "../venues/details.ts";
 import { campaignsOf } from "../venues/campaigns.ts";
+import type { DealStatus } from "../venues/deals.ts";
 
 /** One value of an option group, with its price. */
 export interface OptionValue {
@@ -56,6 +57,15 @@ export interface ItemDiscount {
   label: string | null;
   /** "price": the item carries a higher original price; "campaign": a venue campaign names the item. */
   source: "price" | "campaign";
+  /**
+   * A price cut is in the listed price ("applies_now"); a campaign's deal is taken off at checkout and
+   * has its own status (`Deal.status`): only "applies_now" is a deal this item gets when bought now.
+   */
+  status: DealStatus;
+  /** The campaign's conditions in words when it does not apply to anyone now; null otherwise. */
+  terms: string | null;
+  /** The campaign's id (null for a price cut). */
+  deal_id: string | null;
 }
 
 /** A menu item as svc shows it: price, discount, availability, and its options when asked for. */
@@ -111,7 +121,16 @@ export function campaignItems(...payloads: (Json | undefined)[]): Map<string, It
     if (!c.item_ids.length) continue;
     const percent = c.item_fraction === null ? null : Math.round(c.item_fraction * 100);
     const label = c.item_badge ?? (percent === null ? null : `-${percent}%`) ?? c.title;
-    for (const id of c.item_ids) if (!out.has(id)) out.set(id, { percent, label, source: "campaign" });
+    const status = c.deal?.status ?? "unknown";
+    const deal = {
+      percent,
+      label,
+      source: "campaign" as const,
+      status,
+      terms: status === "applies_now" ? null : c.deal?.terms ?? null,
+      deal_id: c.id,
+    };
+    for (const id of c.item_ids) if (!out.has(id)) out.set(id, deal);
   }
   return out;
 }
@@ -253,7 +272,14 @@ export class ItemParser {
     let discount: ItemDiscount | null = null;
     if (priceN !== undefined && originalN !== undefined && originalN > priceN && originalN > 0) {
       const percent = Math.round((1 - priceN / originalN) * 100);
-      discount = { percent, label: `-${percent}%`, source: "price" };
+      discount = {
+        percent,
+        label: `-${percent}%`,
+        source: "price",
+        status: "applies_now",
+        terms: null,
+        deal_id: null,
+      };
     } else {
       discount = this.env.campaigns?.get(id) ?? null;
     }

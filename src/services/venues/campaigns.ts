@@ -5,9 +5,9 @@
  */
 
 import { arr, decimal, type Json, num, obj, str } from "../context.ts";
+import { type CampaignKind, type Deal, type DealContext, dealOf, pageClock } from "./deals.ts";
 
-/** What a campaign discounts: the delivery fee, the basket, some items, or free items. */
-export type CampaignKind = "delivery" | "basket" | "item" | "free_items";
+export type { CampaignKind };
 
 /** A venue campaign, reduced to what svc reports and prices with. */
 export interface Campaign {
@@ -21,8 +21,10 @@ export interface Campaign {
   item_ids: string[];
   item_fraction: number | null;
   item_badge: string | null;
-  /** True when conditions other than the delivery method apply (e.g. a minimum basket value). */
+  /** True unless the deal holds for anyone now (see `Deal.status`): a minimum basket, a window, Wolt+ … */
   conditional: boolean;
+  /** The typed deal (null when the campaign has a title but no effect svc knows). */
+  deal: Deal | null;
 }
 
 const EFFECTS: [string, CampaignKind][] = [
@@ -41,21 +43,11 @@ const minor = (v: unknown): number | null => {
   return n !== undefined && n > 0 ? n : null;
 };
 
-/** Conditions beyond "home delivery" make a campaign conditional (null or {} means unconditional). */
-function isConditional(conditions: unknown): boolean {
-  const c = obj(conditions);
-  if (!c) return false;
-  return Object.entries(c).some(([k, v]) => {
-    if (v === null || v === undefined || v === false) return false;
-    if (Array.isArray(v) && !v.length) return false;
-    if (obj(v) && !Object.keys(obj(v)!).length) return false;
-    if (k === "delivery_methods") return !arr(v).includes("homedelivery");
-    return true;
-  });
-}
-
-/** One entry of a venue's `discounts` as a Campaign; undefined when it has neither a title nor an effect. */
-export function parseCampaign(raw: unknown): Campaign | undefined {
+/**
+ * One entry of a venue's `discounts` as a Campaign, its deal read at `at` (the page's clock and zone);
+ * undefined when it has neither a title nor an effect.
+ */
+export function parseCampaign(raw: unknown, at: DealContext = { currency: null }): Campaign | undefined {
   const d = obj(raw);
   if (!d) return undefined;
   const effects = obj(d.effects) ?? {};
@@ -67,6 +59,7 @@ export function parseCampaign(raw: unknown): Campaign | undefined {
   const title = str(obj(d.banner)?.formatted_text)?.trim() ?? str(obj(d.description)?.title)?.trim() ??
     str(d.title)?.trim() ?? null;
   if (!title && !kinds.length) return undefined;
+  const deal = dealOf(d, at) ?? null;
   return {
     id: str(d.id) ?? null,
     title,
@@ -77,14 +70,20 @@ export function parseCampaign(raw: unknown): Campaign | undefined {
     item_ids: arr(obj(item?.include)?.items).filter((x): x is string => typeof x === "string"),
     item_fraction: fraction(item?.fraction),
     item_badge: str(obj(d.effect_item_badge)?.text) ?? null,
-    conditional: isConditional(d.conditions),
+    conditional: deal?.status !== "applies_now",
+    deal,
   };
 }
 
 /** Campaigns of a venue page payload (`venue_raw.discounts`, also `venue.discounts`). */
 export function campaignsOf(payload: Json | undefined): Campaign[] {
   const list = arr(obj(payload?.venue_raw)?.discounts ?? obj(payload?.venue)?.discounts);
-  return list.map(parseCampaign).filter((c): c is Campaign => !!c);
+  const at: DealContext = {
+    currency: null,
+    now: pageClock(payload),
+    timezone: str(obj(payload?.venue)?.timezone) ?? str(obj(payload?.venue_raw)?.timezone) ?? null,
+  };
+  return list.map((raw) => parseCampaign(raw, at)).filter((c): c is Campaign => !!c);
 }
 
 /** Campaign titles without duplicates. */
@@ -93,8 +92,9 @@ export function campaignTitles(campaigns: Campaign[]): string[] {
 }
 
 /**
- * The delivery fee after the best unconditional delivery campaign (fraction 1 → free), or
- * undefined when no campaign lowers `fee`.
+ * The delivery fee after the best delivery campaign that applies to anyone now (`Deal.status`
+ * "applies_now"; fraction 1 → free), or undefined when none lowers `fee`. A listing shows a fee as
+ * lowered ("€0.00 (was €3.90)") only through this.
  */
 export function discountedDeliveryFee(
   fee: number,

@@ -22,6 +22,7 @@ import {
   type PromotionInfo,
   promotionInfo,
 } from "./campaigns.ts";
+import { type Deal, dealsOf } from "./deals.ts";
 import { type PageInfo, paginate, type Paging } from "../paging.ts";
 import { type HoursRow, type ParsedHours, parseHours } from "./hours.ts";
 import { requireShape } from "../../gateway/shapes.ts";
@@ -163,7 +164,7 @@ export interface FeeRange {
 
 /** A venue's fees and delivery facts at a location, from its live (dynamic) page. */
 export interface VenueFees {
-  /** Delivery fee to the resolved location, after an unconditional delivery campaign. */
+  /** Delivery fee to the resolved location, after a delivery deal that applies to anyone now. */
   delivery_fee: Money | null;
   /** The fee before that campaign; null when no campaign lowers it. */
   delivery_fee_original: Money | null;
@@ -178,6 +179,8 @@ export interface VenueFees {
   promotions: string[];
   /** The dynamic page's campaigns (`venue_raw.discounts[]`). */
   campaigns: PromotionInfo[];
+  /** The same campaigns as typed deals: effect, conditions, and whether each applies now. */
+  deals: Deal[];
 }
 
 /** What `venue` reports about one venue; the optional sections are present when asked for. */
@@ -357,6 +360,7 @@ export function feesOf(
     location: { lat: location.lat, lon: location.lon, source: location.source },
     promotions: dynamicPromotions(p),
     campaigns: campaigns.map(promotionInfo),
+    deals: dealsOf(p, { currency, locale: ctx.locale }),
   };
 }
 

@@ -8,6 +8,7 @@ import { bool, obj, type ServiceContext } from "../context.ts";
 import type { ResolvedLocation } from "../location/resolve.ts";
 import { addBadge, type VenueListRow } from "./rows.ts";
 import { campaignsOf, discountedDeliveryFee } from "./campaigns.ts";
+import { dealsOf } from "./deals.ts";
 import { dynamicPage, dynamicPromotions } from "./details.ts";
 import { field, say } from "../../domain/phrase.ts";
 
@@ -63,8 +64,8 @@ export async function enrichRows(
 }
 
 /**
- * The dynamic venue page's offers become promotions, and an unconditional delivery campaign lowers
- * the row's delivery fee (the original fee is kept beside it).
+ * The dynamic venue page's offers become promotions and typed deals, and a delivery deal that applies
+ * to anyone now lowers the row's delivery fee (the original fee is kept beside it).
  */
 export function applyDynamic(row: VenueListRow, page: Record<string, unknown>, locale?: string): void {
   for (const t of dynamicPromotions(page)) if (!row.promotions.includes(t)) row.promotions.push(t);
@@ -74,6 +75,8 @@ export function applyDynamic(row: VenueListRow, page: Record<string, unknown>, l
   const plus = bool(venue.show_wolt_plus);
   if (row.wolt_plus === null && plus !== undefined) row.wolt_plus = plus;
   const fee = row.delivery_fee;
+  row.deals = dealsOf(page, { currency: fee?.currency ?? null, locale });
+  // Only a deal that applies to anyone now lowers the fee shown ("€0.00 (was €3.90)").
   const discounted = fee && !row.delivery_fee_original
     ? discountedDeliveryFee(fee.amount, campaignsOf(page))
     : undefined;

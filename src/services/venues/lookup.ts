@@ -17,6 +17,7 @@ import type { VenueRef } from "../../domain/refs.ts";
 import { requireShape, shapeChange, UPSTREAM } from "../../gateway/shapes.ts";
 import { arr, type Json, obj, type ServiceContext, str } from "../context.ts";
 import { coordsQuery, type ResolvedLocation } from "../location/resolve.ts";
+import { stampClock } from "./deals.ts";
 
 /** The page that gave a venue's id. */
 export type IdentitySource = "static" | "dynamic" | "feed" | "search";
@@ -279,7 +280,7 @@ export async function dynamicPage(
   loc: { lat: number; lon: number },
   opts: { retry?: boolean; timeoutMs?: number } = {},
 ): Promise<Json> {
-  const { data } = await ctx.gw.request({
+  const { data, headers } = await ctx.gw.request({
     host: "consumer_api",
     method: "GET",
     path: `/order-xp/web/v1/venue/slug/${encodeURIComponent(slug)}/dynamic/`,
@@ -287,7 +288,10 @@ export async function dynamicPage(
     auth: "optional",
     ...opts,
   });
-  return requireShape("venue_dynamic", data, `the live page of "${slug}"`);
+  const page = requireShape("venue_dynamic", data, `the live page of "${slug}"`);
+  // Campaign windows are read at the marketplace's clock (its `Date`), not this machine's.
+  stampClock(page, headers?.get("date"));
+  return page;
 }
 
 function fromRows(rows: Json[], slug: string, source: IdentitySource): Found | undefined {

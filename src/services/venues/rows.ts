@@ -3,6 +3,7 @@
 import { distanceMeters, type Point, positionOf } from "../../domain/geo.ts";
 import { type Money, money } from "../../domain/money.ts";
 import { arr, bool, decimal, num, obj, str } from "../context.ts";
+import type { Deal } from "./deals.ts";
 
 /** A short mark on a venue row: a membership venue, a discount, fast delivery, scheduled orders, new. */
 export type Badge = "wolt_plus" | "discount" | "fast" | "schedule" | "new";
@@ -39,6 +40,8 @@ export interface VenueListRow extends VenueRow {
   distance_m: number | null;
   /** The delivery fee before a venue campaign discounted it (--enrich); null when none applies. */
   delivery_fee_original: Money | null;
+  /** The venue's campaigns as typed deals (with --enrich, when its live page was read). */
+  deals?: Deal[];
 }
 
 /** A venue's rating: its 0–10 score and how many ratings it is from (null when not known). */

@@ -1,6 +1,7 @@
 /** Handlers of `checkout` and `checkout preview` (spec.ts): the preview of totals; never places an order. */
 
 import { SvcError } from "../../../domain/errors.ts";
+import type { Money } from "../../../domain/money.ts";
 import { basketVenueKey } from "../../../domain/refs.ts";
 import { type CheckoutPreview, checkoutPreview } from "../../../services/checkout/preview.ts";
 import type { Runtime, TableRenderer } from "../../runtime.ts";
@@ -13,8 +14,52 @@ import { spendingBudget } from "../../../services/budget.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
 
+const cash = (m: Money | null) => m ? m.formatted ?? `${m.amount} (minor units)` : "-";
+
+/**
+ * The explanation under the totals: what each part of the price is ("Price explained"), then the deals
+ * that did not apply with the reason and what would make them apply ("Not applied"). Each entry wraps
+ * under itself, so nothing is cut at 80 columns.
+ */
+function explanationLines(d: CheckoutPreview, ui: Ui): string[] {
+  const width = ui.table.lineWidth();
+  const entry = (head: string, tail: string) => {
+    const text = ui.table.wrapText(`${head}${tail}`, width === undefined ? undefined : width - 4);
+    return text.split("\n").map((l, i) => (i ? "    " : "  ") + l).join("\n");
+  };
+  const applied = d.explanation.filter((r) => r.applied);
+  const missed = d.explanation.filter((r) => !r.applied);
+  return [
+    ...(applied.length ? [ui.style.bold("Price explained")] : []),
+    ...applied.map((r) =>
+      entry(
+        `${r.label}: ${r.amount ? cash(r.amount) : "in the price above"}`,
+        ` — ${r.reason}` +
+          (r.to_apply ? `; add ${cash(r.to_apply.add)} to avoid it` : ""),
+      )
+    ),
+    ...(missed.length ? [ui.style.bold("Not applied")] : []),
+    ...missed.map((r) =>
+      entry(
+        r.label,
+        `: ${r.reason}${r.to_apply && !r.reason.includes("add ") ? `; add ${cash(r.to_apply.add)}` : ""}`,
+      )
+    ),
+  ];
+}
+
 function checkoutTable(d: CheckoutPreview, ui: Ui): string {
-  const rows = d.rows.map((r) => [r.label, r.amount?.formatted ?? r.amount?.amount]);
+  // A row lowered in place shows what it was ("€0.00 (was €3.90)").
+  const rows = d.rows.map((r) => [
+    r.label,
+    r.original_amount && r.amount && r.original_amount.amount !== r.amount.amount
+      ? `${cash(r.amount)} (was ${cash(r.original_amount)})`
+      : r.amount?.formatted ?? r.amount?.amount,
+  ]);
+  // A toast the explanation states (an expired code, the small-order fee) is said there only.
+  const said = d.explanation.map((r) => r.reason).join("\n");
+  const small = d.explanation.some((r) => r.kind === "small_order_fee");
+  const notes = d.toasts.filter((t) => !said.includes(t) && !(small && /small.?order/i.test(t)));
   const line = (c: CheckoutPreview["delivery_configs"][number], mark: string) =>
     `${mark} ${c.label ?? c.mode}${c.method === "takeaway" ? "" : ` (${c.mode})`}` +
     `${c.estimate ? `, ${c.estimate}` : ""}${c.price ? `, +${c.price.formatted ?? c.price.amount}` : ""}`;
@@ -40,9 +85,10 @@ function checkoutTable(d: CheckoutPreview, ui: Ui): string {
       `Payable: ${d.payable_amount.formatted ?? d.payable_amount.amount}`,
       `Delivery modes (--delivery-mode):\n${modes.join("\n")}`,
       ...(others.length ? [`Other delivery methods (not priced here):\n${others.join("\n")}`] : []),
-      ...d.toasts.map((t) => `Note: ${t}`),
-      "No order was placed.",
+      ...notes.map((t) => `Note: ${t}`),
     ].join("\n")),
+    ...explanationLines(d, ui),
+    "No order was placed.",
   ].join("\n");
 }
 

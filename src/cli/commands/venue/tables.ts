@@ -5,6 +5,7 @@ import type { MenuItem, OptionGroup } from "../../../services/menu/items.ts";
 import type { VenueItemDetail } from "../../../services/menu/item.ts";
 import type { VenueMenu } from "../../../services/menu/menu.ts";
 import type { VenueCategories, VenueDetails, VenueHours } from "../../../services/venues/details.ts";
+import type { Deal } from "../../../services/venues/deals.ts";
 import { paginate } from "../../../services/paging.ts";
 import type { TableRenderer } from "../../runtime.ts";
 import type { Column } from "../../../output/table.ts";
@@ -81,6 +82,21 @@ function pagingNote(
 
 const join = (parts: (string | null | undefined)[]) => parts.filter((p) => !!p).join("\n\n");
 
+/** A deal in a listing: "applies now" only when it holds for anyone now, else its conditions. */
+export function dealText(d: Deal): string {
+  if (d.status === "applies_now") return `${d.label} (applies now)`;
+  if (d.status === "not_now") return `${d.label}: not now (${d.terms})`;
+  return `${d.label}: ${d.terms}`;
+}
+
+/** A menu's Deal cell: the badge alone only when the item gets it when bought now. */
+function dealCell(d: MenuItem["discount"]): string | null {
+  if (!d?.label) return null;
+  return d.status === "applies_now"
+    ? d.label
+    : `${d.label} (${d.status === "not_now" ? "not now" : "conditional"})`;
+}
+
 /** The table of `venue <venue>` (the details). */
 export const renderDetails: TableRenderer<VenueDetails> = (d, { style, table }) => {
   const record: Record<string, string | number | boolean | null> = {
@@ -108,6 +124,9 @@ export const renderDetails: TableRenderer<VenueDetails> = (d, { style, table }) 
       (d.fees?.delivery_fee_original
         ? `${amount(d.fees.delivery_fee)} (was ${amount(d.fees.delivery_fee_original)})`
         : amount(d.fees?.delivery_fee));
+    // A deal is shown as applied only when it holds for anyone now; otherwise its conditions.
+    const deals = (d.fees?.deals ?? []).map(dealText);
+    if (deals.length) record.Deals = deals.join("; ");
     record["Open now"] = d.fees?.open_now ?? null;
     record.Estimate = d.fees?.estimate_minutes
       ? `${d.fees.estimate_minutes.min}-${d.fees.estimate_minutes.max} min`
@@ -268,7 +287,7 @@ export const renderMenu: TableRenderer<VenueMenu> = (d, { style, table }) => {
       table.truncate(i.name, ITEM_NAME_MAX),
       priceCell(i),
       amount(i.original_price),
-      i.discount?.label ?? null,
+      dealCell(i.discount),
       plain ? null : availability(i),
       ...(oneCategory ? [] : [i.category]),
       i.id,
@@ -290,7 +309,7 @@ export const renderItem: TableRenderer<VenueItemDetail> = (d, { style, table }) 
     Description: d.description,
     Price: priceCell(d),
     Was: amount(d.original_price),
-    Deal: d.discount?.label ?? null,
+    Deal: d.discount ? [d.discount.label, d.discount.terms].filter(Boolean).join(": ") || null : null,
     Available: availability(d),
     "Unit": d.unit_info,
     ...(d.weight_pricing?.grams_per_step ? { "Weight step": `${d.weight_pricing.grams_per_step} g` } : {}),
