@@ -88,6 +88,8 @@ Deno.test("stats tools in a fresh sandbox: the first call syncs with progress, a
       cliSummary.headline.map((x: Record<string, unknown>) => [x.currency, x.orders, x.spend_minor]),
     );
     assert.equal(summary.counted_orders, cliSummary.coverage.counted_orders);
+    // The text says money as people read it; the structured content keeps minor units.
+    assert.match(textOf(result), /^\d+ orders, €[\d,]+\.\d{2}\b/, textOf(result));
     assert.equal(cliSummary.coverage.detail_orders, cliSummary.coverage.catalog_orders, "the whole history");
     assert.equal(details, cliSummary.coverage.detail_orders, "one sync: every order fetched once");
 

@@ -23,6 +23,7 @@ import { tool, type Toolset } from "../tool.ts";
 import { nint, nstr } from "../schemas.ts";
 import type { CallContext } from "../call_context.ts";
 import { historyDbPath } from "../../config/paths.ts";
+import { formatMinor } from "../../domain/money.ts";
 import { GROUPINGS } from "../../domain/vocab.ts";
 
 /** Reads the order history (syncing it into the local file first when needed); changes nothing upstream. */
@@ -122,7 +123,10 @@ const summary = tool({
     const filters = summaryFilters(args);
     const s = await localSummary(await historyFile(call), filters);
     const data = { ...s, fresh_through: s.coverage.fresh_through, counted_orders: s.coverage.counted_orders };
-    const line = s.headline.map((h) => `${h.orders} orders, ${h.spend_minor ?? 0} ${h.currency}`).join("; ");
+    // Money as people read it ("€32,079.01"); the data keeps minor units.
+    const line = s.headline.map((h) =>
+      `${h.orders} orders, ${formatMinor(h.spend_minor ?? 0, h.currency, call.settings.locale)}`
+    ).join("; ");
     return { data, summary: line || "no counted orders" };
   },
 });
