@@ -40,7 +40,7 @@ async function syncBench(hello: number, tmp: string) {
       headers: { "x-sim-secret": sandbox.controlSecret },
       body: JSON.stringify({ size: ORDERS }),
     });
-    // Without the control secret the call is refused and the whole 1,130-order history is synced.
+    // Without the control secret the call is refused and the whole 1,136-order history is synced.
     if (!sized.ok) {
       throw new Error(`sizing the sandbox history failed: ${sized.status} ${await sized.text()}`);
     }

@@ -142,7 +142,7 @@ Deno.test("orders: paging through the newest 150 orders with next_page_token, al
     const sizes: number[] = [];
     let token: string | undefined;
     const layouts = [["profile", "orders"], ["profile", "history"], ["account", "orders"]];
-    // The sandbox history holds 1,130 orders; the newest 130 are the ones asserted below.
+    // The sandbox history holds 1,136 orders; the newest 130 are the ones asserted below.
     for (let page = 0; page < 3; page++) {
       const r = await t.run([...layouts[page % 3], ...J, ...(token ? ["--page-token", token] : [])]);
       assert.equal(r.code, 0, r.stderr);

@@ -107,7 +107,7 @@ Deno.test("stats tools in a fresh sandbox: the first call syncs with progress, a
 });
 
 Deno.test("stats tools: a sync that runs out of its budget keeps what it saved, says so (retryable), and goes on", async () => {
-  // Paced at 100 ms a call, the sandbox's 1,130 orders need over 113 s; a 6 s call deadline gives the
+  // Paced at 100 ms a call, the sandbox's 1,136 orders need over 113 s; a 6 s call deadline gives the
   // sync 3 s (half).
   const h = await startMcp(["--sandbox", "mcp", "--timeout", "6s"], {
     env: { SVC_STATS_MIN_INTERVAL_MS: "100" },

@@ -1,6 +1,6 @@
 /**
  * The dashboard in real headless Chromium, the way a person looks at it: `svc --sandbox stats
- * --no-open` serves the 1,130-order sandbox history; the figures equal SQL and `stats summary`; the
+ * --no-open` serves the 1,136-order sandbox history; the figures equal SQL and `stats summary`; the
  * page fits 1400 px and a 390 px phone with no sideways scroll and no axis label cut at a canvas edge;
  * the 30/90/365-day filters chart days, weeks and months from 0; the theme switch, both heatmaps and
  * the CSV export do what they say. Screenshots of both widths are kept (path printed; never committed).
@@ -208,7 +208,7 @@ Deno.test({
         whileServing: async (s) => {
           const url = s.envelope!.data.server.url as string;
           const db = s.envelope!.data.db_path as string;
-          assert.equal(s.envelope!.data.sync.detail_count, 1130, "the sandbox history of 1,130 orders");
+          assert.equal(s.envelope!.data.sync.detail_count, 1136, "the sandbox history of 1,136 orders");
           const browser = await launchChromium();
           const cdp = await browser.connect();
           try {
@@ -270,8 +270,8 @@ Deno.test({
                   const notCounted =
                     query<{ n: number }>(db, `SELECT COUNT(*) AS n FROM orders WHERE NOT (${COUNTED})`)[0].n;
                   assert.deepEqual(chips, {
-                    detail: "1130",
-                    catalog: "1130",
+                    detail: "1136",
+                    catalog: "1136",
                     "not-counted": String(notCounted),
                   });
                   // Filters live in the URL.
@@ -613,8 +613,8 @@ Deno.test({
                   const notCounted =
                     query<{ n: number }>(db, `SELECT COUNT(*) AS n FROM orders WHERE NOT (${COUNTED})`)[0].n;
                   assert.deepEqual(chips, {
-                    detail: "1130",
-                    catalog: "1130",
+                    detail: "1136",
+                    catalog: "1136",
                     "not-counted": String(notCounted),
                   });
                   const shownCount = Number(

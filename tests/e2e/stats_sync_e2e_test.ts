@@ -287,7 +287,7 @@ Deno.test("stats sync: the real service is paced (100 ms floor), the sandbox is 
     assert.equal(tuned.json<{ sync: { pacing_floor_ms: number } }>().data.sync.pacing_floor_ms, 40);
   });
   // `--sandbox`: the simulator limits nothing (its rate limit is opt-in), so the sync has no floor. The
-  // whole demo history (1,130 orders) comes through.
+  // whole demo history (1,136 orders) comes through.
   const dir = await Deno.makeTempDir({ prefix: "svc-sandbox-stats-" });
   try {
     const env = { ...baseEnv(), HOME: dir };
@@ -295,7 +295,7 @@ Deno.test("stats sync: the real service is paced (100 ms floor), the sandbox is 
     assert.equal(r.code, 0, r.stderr);
     const data = r.json<{ sync: SyncData & { pacing_floor_ms: number } }>().data.sync;
     assert.equal(data.pacing_floor_ms, 0);
-    assert.equal(data.details_fetched, 1130);
+    assert.equal(data.details_fetched, 1136);
     assert.equal(data.throttled_calls, 0);
     const pinned = await collect(
       spawnSvc(["--sandbox", "stats", "sync", "--json"], { ...env, SVC_STATS_MIN_INTERVAL_MS: "5" }),

@@ -3,15 +3,13 @@
  * (JSON-serialisable) simulator state; the order history is generated deterministically.
  */
 import type { SandboxState } from "../types.ts";
+import { hexId } from "./ids.ts";
+import { catalog, type Venue as CatalogVenue } from "./catalog.ts";
+import { changedOrders, orderItem } from "./changed_orders.ts";
+
+export { hexId, isHexId } from "./ids.ts";
 
 export const DEMO_USER_ID = "65f000000000000000000001";
-
-/** `prefix` followed by `n` in hex, left-padded to a 24-hex id. */
-export function hexId(prefix: string, n: number): string {
-  return prefix + n.toString(16).padStart(24 - prefix.length, "0");
-}
-
-export const isHexId = (s: string): boolean => /^[0-9a-f]{24}$/.test(s);
 
 // ---------------------------------------------------------------------------------------------
 // Addresses, favourites, subscriptions (state slots)
@@ -155,9 +153,17 @@ export interface VenueInfo {
   estimate: number;
   short_description: string;
   show_wolt_plus: boolean;
-  /** Menu rows: [name, unit price, option group key or ""]. */
-  menu: [string, number, string][];
+  /**
+   * Menu rows: [name, unit price, option group key or ""]. A null price names the catalogue item of that
+   * name (data/catalog.ts): its id, today's price and its first option group are what the order holds.
+   * A row with a group draws one option value (for a catalogue item without options the draw is made
+   * and dropped, so the history's other figures stay as they were before the catalogue ids).
+   */
+  menu: HistoryDish[];
 }
+
+/** [name, unit price (null: the catalogue's), option group key or ""]. */
+export type HistoryDish = [name: string, price: number | null, group: string];
 
 function venue(
   id: string,
@@ -165,7 +171,7 @@ function venue(
   name: string,
   address: string,
   short_description: string,
-  menu: [string, number, string][],
+  menu: HistoryDish[],
   extra: Partial<VenueInfo> = {},
 ): VenueInfo {
   return {
@@ -194,10 +200,10 @@ export const VENUES: VenueInfo[] = [
     "Testikatu 1, 00100 Helsinki",
     "Fresh pasta",
     [
-      ["Carbonara", 1390, "size"],
-      ["Truffle tagliatelle", 1890, "size"],
-      ["Tiramisu", 690, ""],
-      ["Focaccia", 490, "extras"],
+      ["Carbonara", null, "size"],
+      ["Truffle tagliatelle", null, "size"],
+      ["Tiramisu", null, ""],
+      ["Focaccia", null, "extras"],
     ],
     { score: 9.1, show_wolt_plus: true },
   ),
@@ -208,10 +214,10 @@ export const VENUES: VenueInfo[] = [
     "Fredrikinkatu 22, 00120 Helsinki",
     "Sushi and bowls",
     [
-      ["Salmon nigiri set", 1590, ""],
-      ["Maki mix 16 pcs", 1890, "spice"],
-      ["Poke bowl", 1450, "extras"],
-      ["Miso soup", 450, ""],
+      ["Salmon nigiri set", null, ""],
+      ["Maki mix", null, "spice"],
+      ["Chicken teriyaki", null, "extras"],
+      ["Miso soup", null, ""],
     ],
     { score: 9.3, price_range: 3, delivery_price_int: 390, estimate: 35 },
   ),
@@ -222,10 +228,10 @@ export const VENUES: VenueInfo[] = [
     "Helsinginkatu 15, 00500 Helsinki",
     "Smash burgers",
     [
-      ["Classic smash", 1290, "extras"],
-      ["Double cheese", 1590, "extras"],
-      ["Fries", 450, "size"],
-      ["Milkshake", 590, ""],
+      ["Classic cheeseburger", null, "extras"],
+      ["Double smash", null, "extras"],
+      ["Fries", null, "size"],
+      ["Milkshake", null, ""],
     ],
     { score: 8.6, delivery_price_int: 190, estimate: 25, show_wolt_plus: true },
   ),
@@ -236,9 +242,9 @@ export const VENUES: VenueInfo[] = [
     "Hämeentie 30, 00530 Helsinki",
     "Vietnamese noodles",
     [
-      ["Pho bo", 1490, "spice"],
-      ["Spring rolls", 790, ""],
-      ["Bun cha", 1390, "spice"],
+      ["Pho bo", null, "spice"],
+      ["Spring rolls", null, ""],
+      ["Dan dan noodles", null, "spice"],
     ],
   ),
   venue(
@@ -248,9 +254,9 @@ export const VENUES: VenueInfo[] = [
     "Vaasankatu 4, 00500 Helsinki",
     "Tacos",
     [
-      ["Tacos al pastor", 1290, "spice"],
-      ["Quesadilla", 1090, "extras"],
-      ["Churros", 590, ""],
+      ["Tacos al pastor", null, "spice"],
+      ["Quesadilla", null, "extras"],
+      ["Churros", null, ""],
     ],
     { score: 9.0 },
   ),
@@ -261,11 +267,11 @@ export const VENUES: VenueInfo[] = [
     "Kauppakatu 3, 00100 Helsinki",
     "Groceries",
     [
-      ["Milk 1 l", 129, ""],
-      ["Rye bread", 249, ""],
-      ["Bananas 1 kg", 199, ""],
-      ["Coffee 500 g", 699, ""],
-      ["Oat yoghurt", 189, ""],
+      ["Milk 1 l", null, ""],
+      ["Rye bread", null, ""],
+      ["Bananas 1 kg", null, ""],
+      ["Coffee 500 g", null, ""],
+      ["Oat drink 1 l", null, ""],
     ],
     { product_line: "grocery", score: 8.4, price_range: 1, delivery_price_int: 490, estimate: 40 },
   ),
@@ -276,9 +282,9 @@ export const VENUES: VenueInfo[] = [
     "Runeberginkatu 40, 00260 Helsinki",
     "Indian curries",
     [
-      ["Butter chicken", 1590, "spice"],
-      ["Palak paneer", 1390, "spice"],
-      ["Garlic naan", 390, ""],
+      ["Butter chicken", null, "spice"],
+      ["Palak paneer", null, "spice"],
+      ["Garlic naan", null, ""],
     ],
   ),
   venue(
@@ -288,9 +294,9 @@ export const VENUES: VenueInfo[] = [
     "Bulevardi 12, 00120 Helsinki",
     "Wood-fired pizza",
     [
-      ["Margherita", 1190, "size"],
-      ["Diavola", 1390, "size"],
-      ["Calzone", 1490, "extras"],
+      ["Margherita", null, "size"],
+      ["Diavola", null, "size"],
+      ["Capricciosa", null, "extras"],
     ],
     { score: 8.9 },
   ),
@@ -302,6 +308,77 @@ const OPTION_GROUPS: Record<string, { name: string; values: [string, number][] }
   spice: { name: "Spice level", values: [["Mild", 0], ["Medium", 0], ["Hot", 0]] },
 };
 const OPTION_KEYS = Object.keys(OPTION_GROUPS);
+
+/** One dish of a history menu as orders hold it: ids, today's price and the option group a line may choose from. */
+interface Dish {
+  id: string;
+  name: string;
+  price: number;
+  /** The line draws one option value (see VenueInfo.menu). */
+  draws: boolean;
+  option?: { id: string; name: string; values: { id: string; name: string; price: number }[] };
+}
+
+const dishCache = new Map<string, Dish[]>();
+
+/**
+ * A history venue's dishes: the catalogue's items for rows without a price (their ids, today's price
+ * and first option binding), the venue's own rows otherwise (the trip venues, which no catalogue lists).
+ */
+function dishesOf(v: VenueInfo, vIndex: number): Dish[] {
+  const cached = dishCache.get(v.id);
+  if (cached) return cached;
+  const menu = catalogVenue(v.id)?.menu();
+  const dishes = v.menu.map(([name, price, group], mi): Dish => {
+    if (price === null) {
+      const item = menu?.items.find((i) => i.name === name);
+      if (!menu || !item) throw new Error(`sandbox history: ${v.name} has no catalogue item "${name}"`);
+      const binding = item.options[0];
+      const g = binding && menu.groupById.get(binding.optionId);
+      return {
+        id: item.id,
+        name: item.name,
+        price: item.price,
+        draws: group !== "",
+        ...(binding && g
+          ? {
+            option: {
+              id: binding.id,
+              name: binding.name,
+              values: g.values.map((x) => ({ id: x.id, name: x.name, price: x.price ?? 0 })),
+            },
+          }
+          : {}),
+      };
+    }
+    const g = group ? OPTION_GROUPS[group] : undefined;
+    const gi = OPTION_KEYS.indexOf(group);
+    return {
+      id: hexId("651", vIndex * 256 + mi),
+      name,
+      price,
+      draws: group !== "",
+      ...(g
+        ? {
+          option: {
+            id: hexId("653", vIndex * 256 + mi * 16 + gi),
+            name: g.name,
+            values: g.values.map(([n, p], vi) => ({
+              id: hexId("655", (gi + 1) * 16 + vi),
+              name: n,
+              price: p,
+            })),
+          },
+        }
+        : {}),
+    };
+  });
+  dishCache.set(v.id, dishes);
+  return dishes;
+}
+
+/** The catalogue's venue of an id (the home venues and the ones only the changed orders name). */
+const catalogVenue = (id: string): CatalogVenue | undefined => catalog().byId.get(id);
 
 export const venueById = (id: string): VenueInfo | undefined => VENUES.find((v) => v.id === id);
 
@@ -361,22 +438,24 @@ export const PAYMENT_METHODS: PaymentMethodInfo[] = [
 // ---------------------------------------------------------------------------------------------
 // Orders (generated)
 
+/** An option value chosen on an order line; the id is absent in an order that never named it (name only). */
 export interface OrderOptionValue {
-  id: string;
+  id?: string;
   name: string;
   count: number;
   price: number;
 }
 
+/** An order line; ids are the catalogue's (item, option binding, value), absent where an order names only. */
 export interface OrderItem {
-  id: string;
+  id?: string;
   name: string;
   count: number;
   /** Unit base price (minor units). */
   price: number;
   /** Line total: count × (price + Σ option value price × value count). */
   end_amount: number;
-  options: { id: string; name: string; values: OrderOptionValue[] }[];
+  options: { id?: string; name: string; values: OrderOptionValue[] }[];
 }
 
 export interface AmountRow {
@@ -508,30 +587,20 @@ function buildOrder(
     [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
   }
   const menuIdx = shuffled.slice(0, lineCount);
+  const dishes = dishesOf(v, vIndex);
   const items: OrderItem[] = menuIdx.map((mi) => {
-    const [name, price, group] = v.menu[mi];
+    const dish = dishes[mi];
     const count = v.product_line === "grocery" ? int(1, 3) : (rand() < 0.8 ? 1 : 2);
     const options: OrderItem["options"] = [];
-    if (group) {
-      const g = OPTION_GROUPS[group];
-      const gi = OPTION_KEYS.indexOf(group);
-      const vi = int(0, g.values.length - 1);
-      const [valueName, valuePrice] = g.values[vi];
-      options.push({
-        id: hexId("653", vIndex * 256 + mi * 16 + gi),
-        name: g.name,
-        values: [{ id: hexId("655", (gi + 1) * 16 + vi), name: valueName, count: 1, price: valuePrice }],
-      });
+    if (dish.draws) {
+      // One draw whether or not the item has options today: the random sequence stays the same.
+      const vi = int(0, (dish.option?.values.length ?? 1) - 1);
+      if (dish.option) {
+        const value = dish.option.values[vi];
+        options.push({ id: dish.option.id, name: dish.option.name, values: [{ ...value, count: 1 }] });
+      }
     }
-    const unitOptions = options.flatMap((o) => o.values).reduce((s, x) => s + x.price * x.count, 0);
-    return {
-      id: hexId("651", vIndex * 256 + mi),
-      name,
-      count,
-      price,
-      end_amount: count * (price + unitOptions),
-      options,
-    };
+    return orderItem(dish.id, dish.name, count, dish.price, options);
   });
 
   const items_price = items.reduce((s, i) => s + i.end_amount, 0);
@@ -718,8 +787,9 @@ function olderOrders(): OrderDetail[] {
 let cachedOrders: OrderDetail[] | null = null;
 
 /**
- * All orders, newest first (two active ones at the top): the newest 130, then the older history
- * of 1,000. Deterministic; generated on first use and cached.
+ * All orders, newest first (two active ones at the top): the newest 130, the orders whose items have
+ * changed since (data/changed_orders.ts), then the older history of 1,000. Deterministic; generated on
+ * first use and cached.
  */
 export function allOrders(): OrderDetail[] {
   if (cachedOrders) return cachedOrders;
@@ -734,7 +804,8 @@ export function allOrders(): OrderDetail[] {
   }
   out.push(buildOrder(rand, PAST_ORDERS + 1, Date.UTC(2026, 10, 1, 10, 41, 7, 318), "acknowledged"));
   out.push(buildOrder(rand, PAST_ORDERS + 2, Date.UTC(2026, 10, 1, 10, 58, 42, 915), "received"));
-  cachedOrders = [...out.reverse(), ...olderOrders()];
+  // The orders whose items have changed since (reorder's cases) sit between the newest 130 and the older history.
+  cachedOrders = [...out.reverse(), ...changedOrders(), ...olderOrders()];
   return cachedOrders;
 }
 
@@ -744,7 +815,8 @@ export const findOrder = (id: string): OrderDetail | undefined =>
 
 export function historyRow(o: OrderDetail): OrderHistoryRow {
   const d = new Date(o.payment_time_ts);
-  const slug = (venueById(o.venue_id) ?? TRIP_VENUES.find((v) => v.id === o.venue_id))?.slug ?? "venue";
+  const slug = (venueById(o.venue_id) ?? TRIP_VENUES.find((v) => v.id === o.venue_id) ??
+    catalogVenue(o.venue_id))?.slug ?? "venue";
   return {
     purchase_id: o.purchase_id,
     received_at: `${pad2(d.getUTCDate())}.${pad2(d.getUTCMonth() + 1)}.${d.getUTCFullYear()}, ${

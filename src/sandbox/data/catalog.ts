@@ -10,7 +10,7 @@
  * serials starting at 0xb01, 0xc01, 0xd01, 0xe01 and 0xf01 — so venue 0's first item is
  * `651000000000000000000b01`.
  */
-import { hexId } from "./account.ts";
+import { hexId } from "./ids.ts";
 
 export const CITY = {
   name: "Helsinki",
