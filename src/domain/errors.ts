@@ -43,6 +43,8 @@ export const ERROR_CODES = {
   SVC_VENUE_CONFLICT: EXIT.error,
   SVC_EMPTY_CART: EXIT.error,
   SVC_INVALID_BASKET: EXIT.error,
+  // the basket is no longer the one a dry run saw (its fingerprint differs): nothing was written
+  SVC_BASKET_CHANGED: EXIT.error,
   SVC_ITEM_NOT_FOUND: EXIT.error,
   SVC_ITEM_AMBIGUOUS: EXIT.error,
   SVC_ITEM_UNAVAILABLE: EXIT.error,

@@ -99,6 +99,8 @@ export const KK_ITEMS = {
   applePie: itemOf(kitchen, "Apple pie").id,
   /** Two values of Sauce named "Spicy" and "spicy", two groups named "Extras". */
   bowl: itemOf(kitchen, "Build your bowl").id,
+  /** "Apple pie" but for its case: the name "Apple pie" is ambiguous (case-insensitive). */
+  applePieVegan: itemOf(kitchen, "apple pie").id,
 };
 
 /** Other venues tests name. */

@@ -428,7 +428,8 @@ function pastaPiccolaMenu(b: MenuBuilder): Menu {
 /**
  * Koekeittiö: the menu that exposes `cart add`'s choice rules. Names that match exactly and by
  * substring ("Cake", "Carrot cake", …), the cheapest item sold out, an item whose description (not
- * its name) matches a search, option values and groups whose names repeat.
+ * its name) matches a search, option values and groups whose names repeat, and two items whose names
+ * differ only in case ("Apple pie", "apple pie").
  */
 function testKitchenMenu(b: MenuBuilder): Menu {
   const cakes = b.category("Cakes");
@@ -449,6 +450,9 @@ function testKitchenMenu(b: MenuBuilder): Menu {
     description: "Rice, greens and your choice of sauce",
     options: [b.bind(sauce, [1, 1]), b.bind(extrasA, [0, 2]), b.bind(extrasB, [0, 2])],
   });
+  // The same name as "Apple pie" but for its case: an exact name (case-insensitive) that is ambiguous.
+  const specials = b.category("Specials");
+  b.item(specials, { name: "apple pie", price: 420, description: "Vegan, with oat crumble" });
   return b.build("full");
 }
 

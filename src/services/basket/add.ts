@@ -28,7 +28,7 @@ import {
 import { assertCompleteSnapshot, postBasket, serialized, totalsAfter } from "./write.ts";
 import { afterChange } from "../change.ts";
 import { buildOptions, type OptionChoice } from "./options.ts";
-import { refreshItem } from "./refresh.ts";
+import { type CurrentItem, refreshItem } from "./refresh.ts";
 import { type Budget, BudgetExceeded } from "../../domain/budget.ts";
 import { limitFor, spendingBudget } from "../budget.ts";
 
@@ -152,9 +152,13 @@ export function addRequestOf(input: AddInput): AddRequest {
   };
 }
 
-async function resolveAddVenue(
+/**
+ * Rule 1: the venue's identity (slug → id), its slug hint checked against an id, and an item URL's
+ * venue against the venue given. An unknown venue is SVC_VENUE_UNRESOLVED.
+ */
+export async function resolveAddVenue(
   ctx: ServiceContext,
-  req: AddRequest,
+  req: Pick<AddRequest, "venue" | "venueSlug" | "item">,
   location: () => Promise<ResolvedLocation>,
 ): Promise<VenueStatic> {
   const slugHint = req.venueSlug?.toLowerCase();
@@ -187,14 +191,20 @@ async function resolveAddVenue(
 
 const lower = (s: string | null | undefined) => (s ?? "").toLowerCase();
 
-/** Rule 6: exactly one match; an exact name wins over substring matches; otherwise suggestions. */
-export function pickByQuery(items: MenuItem[], query: string): MenuItem {
+/**
+ * Rule 6: exactly one match; an exact name wins over substring matches; otherwise suggestions.
+ * `exact` (a basket document's names): only the exact name (case-insensitive) matches; substring
+ * matches are suggestions.
+ */
+export function pickByQuery(items: MenuItem[], query: string, opts: { exact?: boolean } = {}): MenuItem {
   const q = lower(query).trim();
   const products = items.filter((i) => !i.notice);
   const exact = products.filter((i) => lower(i.name) === q);
-  const matches = exact.length ? exact : products.filter((i) => lower(i.name).includes(q));
+  const partial = () => products.filter((i) => lower(i.name).includes(q));
+  const matches = exact.length || opts.exact ? exact : partial();
   if (matches.length === 1) return matches[0];
-  const suggestions = (matches.length ? matches : products).slice(0, 5).map((i) => `${i.name} (${i.id})`);
+  const near = matches.length ? matches : opts.exact ? partial() : [];
+  const suggestions = (near.length ? near : products).slice(0, 5).map((i) => `${i.name} (${i.id})`);
   if (!matches.length) {
     throw new SvcError("SVC_ITEM_NOT_FOUND", `no item matches "${query}"`, {
       facts: { suggestions },
@@ -243,56 +253,47 @@ const sameOptions = (a: OptionLine[], b: OptionLine[]) =>
   JSON.stringify(a.map((o) => [o.id, o.values.map((v) => [v.id, v.count])])) ===
     JSON.stringify(b.map((o) => [o.id, o.values.map((v) => [v.id, v.count])]));
 
-/** Everything `cart add` decided before writing: the venue, the item as it is now, and the new lines. */
-interface AddPlan {
-  venue: VenueStatic;
-  itemId: string;
-  name: string;
-  unit: number;
-  /** The unit price with the chosen options. */
-  perUnit: number;
-  currency: string;
-  options: OptionLine[];
-  loc: ResolvedLocation;
-  basket: Basket | undefined;
-  lines: BasketLine[];
-}
-
-/** Rules 1–9 without writing: every read and check of `cart add`, and the venue's new item array. */
-async function planAdd(
+/** Rules 2/3: the item as it is now (refresh.ts); SVC_ITEM_UNAVAILABLE when it cannot be added. */
+export async function currentItem(
   ctx: ServiceContext,
-  location: () => Promise<ResolvedLocation>,
-  req: AddRequest,
-): Promise<AddPlan> {
-  // Round trips: the baskets page does not depend on the venue or the item, and the item page needs
-  // only the venue id: both start at once, alongside the venue's resolution (reads only).
-  const basketsRead = (async () => {
-    const loc = await location();
-    return { loc, baskets: await loadBaskets(ctx, loc, { strict: true }) };
-  })();
-  basketsRead.catch(() => {}); // awaited below; a failure before then is not unhandled
-  const early = req.item && req.venue.kind === "id"
-    ? {
-      venueId: req.venue.id,
-      itemId: req.item.itemId,
-      page: fetchItemPage(ctx, req.venue.id, req.item.itemId),
-    }
-    : undefined;
-  early?.page.catch(() => {});
-  const venue = await resolveAddVenue(ctx, req, location);
-  const itemId = await chooseItemId(ctx, venue, req);
-  const prefetched = early && early.venueId === venue.id && early.itemId === itemId ? early.page : undefined;
-  const current = await refreshItem(ctx, venue, itemId, req.price !== undefined, prefetched);
+  venue: VenueStatic,
+  itemId: string,
+  priceGiven: boolean,
+  prefetched?: Promise<unknown>,
+): Promise<CurrentItem> {
+  const current = await refreshItem(ctx, venue, itemId, priceGiven, prefetched);
   if (current.blocked) {
     throw new SvcError(
       "SVC_ITEM_UNAVAILABLE",
       `item ${current.name ?? itemId} cannot be added: ${current.blocked}`,
     );
   }
-  const { loc, baskets } = await basketsRead;
-  const basket = baskets.find((b) => b.venue.id === venue.id);
-  if (basket) assertCompleteSnapshot(basket);
+  return current;
+}
 
+/** An item checked for a basket line: its name, prices in minor units, currency and chosen options. */
+export interface CheckedItem {
+  name: string;
+  /** The item's unit price alone. */
+  unit: number;
+  /** The unit price with the chosen options. */
+  perUnit: number;
+  currency: string;
+  options: OptionLine[];
+}
+
+/**
+ * Rules 4 and 5 for an item as it is now: its currency (the item's, the basket's, the venue's; never
+ * a default), the chosen options (options.ts), and the expectations `--price`, `--name` and
+ * `--currency` when given. Throws without writing anything.
+ */
+export function checkItem(
+  venue: VenueStatic,
+  itemId: string,
+  current: CurrentItem,
+  basket: Basket | undefined,
+  req: Pick<AddRequest, "options" | "price" | "name" | "currency">,
+): CheckedItem {
   // Rule 4: the item's own currency, then the basket's, then the venue's; never a default.
   const currency = current.currency ?? basket?.venue.currency ?? identityOf(venue).currency ?? null;
   if (!currency) {
@@ -355,7 +356,53 @@ async function planAdd(
       say`the item is called "${current.name}", not "${req.name}" (${field("name")}), so nothing was added`,
     );
   }
-  const perUnit = unit + optionsPerUnit;
+  return { name, unit, perUnit: unit + optionsPerUnit, currency, options };
+}
+
+/** Everything `cart add` decided before writing: the venue, the item as it is now, and the new lines. */
+interface AddPlan {
+  venue: VenueStatic;
+  itemId: string;
+  name: string;
+  unit: number;
+  /** The unit price with the chosen options. */
+  perUnit: number;
+  currency: string;
+  options: OptionLine[];
+  loc: ResolvedLocation;
+  basket: Basket | undefined;
+  lines: BasketLine[];
+}
+
+/** Rules 1–9 without writing: every read and check of `cart add`, and the venue's new item array. */
+async function planAdd(
+  ctx: ServiceContext,
+  location: () => Promise<ResolvedLocation>,
+  req: AddRequest,
+): Promise<AddPlan> {
+  // Round trips: the baskets page does not depend on the venue or the item, and the item page needs
+  // only the venue id: both start at once, alongside the venue's resolution (reads only).
+  const basketsRead = (async () => {
+    const loc = await location();
+    return { loc, baskets: await loadBaskets(ctx, loc, { strict: true }) };
+  })();
+  basketsRead.catch(() => {}); // awaited below; a failure before then is not unhandled
+  const early = req.item && req.venue.kind === "id"
+    ? {
+      venueId: req.venue.id,
+      itemId: req.item.itemId,
+      page: fetchItemPage(ctx, req.venue.id, req.item.itemId),
+    }
+    : undefined;
+  early?.page.catch(() => {});
+  const venue = await resolveAddVenue(ctx, req, location);
+  const itemId = await chooseItemId(ctx, venue, req);
+  const prefetched = early && early.venueId === venue.id && early.itemId === itemId ? early.page : undefined;
+  const current = await currentItem(ctx, venue, itemId, req.price !== undefined, prefetched);
+  const { loc, baskets } = await basketsRead;
+  const basket = baskets.find((b) => b.venue.id === venue.id);
+  if (basket) assertCompleteSnapshot(basket);
+  const { name, unit, perUnit, currency, options } = checkItem(venue, itemId, current, basket, req);
 
   const lines: BasketLine[] = (basket?.lines ?? []).map((l) => ({ ...l }));
   const same = lines.findIndex((l) => l.id === itemId && sameOptions(l.options, options));

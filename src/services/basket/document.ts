@@ -34,6 +34,9 @@ export const DOCUMENT_VERSION = 1;
 /** Most units of one line (as `cart add`). */
 export const MAX_DOCUMENT_COUNT = 999;
 
+/** Most bytes of a document's text. */
+export const MAX_DOCUMENT_BYTES = 1024 * 1024;
+
 /** Most lines in one document. */
 export const MAX_DOCUMENT_LINES = 200;
 
@@ -262,6 +265,7 @@ export function assertDocumentVenue(doc: BasketDocument, expect: ExpectedVenue):
  */
 export async function parseDocument(source: string, expect?: ExpectedVenue): Promise<BasketDocument> {
   if (!source.trim()) throw bad({}, "is empty");
+  if (source.length > MAX_DOCUMENT_BYTES) throw bad({}, `is larger than ${MAX_DOCUMENT_BYTES} bytes`);
   const yaml = await import("js-yaml");
   let value: unknown;
   try {
