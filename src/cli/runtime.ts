@@ -362,6 +362,23 @@ export class Runtime<C = unknown> {
   }
 
   /**
+   * Prints `text` itself on stdout in every format (a document a command writes, not an envelope), and
+   * the warnings on stderr.
+   */
+  async emitText(text: string): Promise<void> {
+    await this.capture?.settled();
+    this.reported = true;
+    const forms = this.secretForms();
+    const scope = this.scope();
+    const style = this.style();
+    await claimOutput();
+    writeStdout(text);
+    for (const w of this.warnings) {
+      console.error(style.yellow(`Warning: ${lineSafe(redactValues(scopeCommands(w, scope), forms))}`));
+    }
+  }
+
+  /**
    * Keeps a result that stands although the run fails (a quote over the spending limit): when the
    * error is reported, it is the envelope's `data`, and in table mode its table comes first on stdout.
    */

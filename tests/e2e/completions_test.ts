@@ -75,7 +75,7 @@ Deno.test("bash completions: commands, aliases in both layouts, flags, flag valu
       ["svc ca", (g) => assert.deepEqual(g, ["capture", "cart"])],
       ["svc capture ", (g) => assert.deepEqual(g, ["check"])],
       ["svc top --capt", (g) => assert.deepEqual(g, ["--capture"])],
-      ["svc cart ", (g) => assert.deepEqual(g, ["add", "clear", "count", "remove", "show"])],
+      ["svc cart ", (g) => assert.deepEqual(g, ["add", "apply", "clear", "count", "export", "remove", "show"])],
       ["svc venue ", (g) => assert.deepEqual(g, ["categories", "hours", "item", "menu"])],
       ["svc venues --sort ", (g) => assert.deepEqual(g, [...vocab.VENUE_SORTS].sort())],
       ["svc venues --ty", (g) => assert.deepEqual(g, ["--type"])],
@@ -95,7 +95,7 @@ Deno.test("bash completions: commands, aliases in both layouts, flags, flag valu
       ["svc venue kallio-burger ", (g) => assert.deepEqual(g, [])],
       ["svc venue menu pasta --cat", (g) => assert.deepEqual(g, ["--category"])],
       ["svc help car", (g) => assert.deepEqual(g, ["cart"])],
-      ["svc help cart a", (g) => assert.deepEqual(g, ["add"])],
+      ["svc help cart a", (g) => assert.deepEqual(g, ["add", "apply"])],
       ["svc completions ", (g) => assert.deepEqual(g, [])],
       ["svc account addresses add --type ", (g) => assert.deepEqual(g, [...vocab.ADDRESS_TYPES].sort())],
     ];

@@ -1,4 +1,4 @@
-/** Handlers of the basket commands (spec.ts): `cart`, `cart show|count|add|remove|clear`. */
+/** Handlers of the basket commands (spec.ts): `cart`, `cart show|count|add|remove|clear|export|apply`. */
 
 import { SvcError } from "../../../domain/errors.ts";
 import { basketVenueKey, isUrl, parseItemRef } from "../../../domain/refs.ts";
@@ -9,12 +9,24 @@ import { parseOptionFlag } from "../../../services/basket/options.ts";
 import { basketCount } from "../../../services/basket/read.ts";
 import { clearBaskets, removeItem } from "../../../services/basket/change.ts";
 import type { Runtime } from "../../runtime.ts";
-import type { CART_ADD, CART_CLEAR, CART_COUNT, CART_REMOVE, CART_SHOW } from "./spec.ts";
+import type {
+  CART_ADD,
+  CART_APPLY,
+  CART_CLEAR,
+  CART_COUNT,
+  CART_EXPORT,
+  CART_REMOVE,
+  CART_SHOW,
+} from "./spec.ts";
 import { parseIntFlag, parseMinorFlag } from "../../kit/flag_values.ts";
 import { DEFAULT_PROFILE } from "../../../config/profiles.ts";
 import { parseLimit } from "../../../domain/budget.ts";
 import { spendingBudget } from "../../../services/budget.ts";
-import { addedTable, cartTable, clearedTable, removedTable } from "./tables.ts";
+import { addedTable, appliedTable, cartTable, clearedTable, exportedTable, removedTable } from "./tables.ts";
+import { exportBasket } from "../../../services/basket/export.ts";
+import { applyDocument } from "../../../services/basket/apply.ts";
+import { documentText, MAX_DOCUMENT_BYTES, parseDocument } from "../../../services/basket/document.ts";
+import { fileError, InvalidTextError, readTextIfExists, writeFileAtomic } from "../../../config/files.ts";
 
 export async function runShow(rt: Runtime<typeof CART_SHOW>): Promise<void> {
   const venueId = basketVenueKey(rt.opts.venueId as string | undefined);
@@ -124,4 +136,88 @@ export async function runClear(rt: Runtime<typeof CART_CLEAR>): Promise<void> {
   const ctx = await rt.services();
   const data = await clearBaskets(ctx, await rt.resolveLocation(ctx), target);
   await rt.emit(data, (d, ui) => clearedTable(d, ui, target));
+}
+
+export async function runExport(rt: Runtime<typeof CART_EXPORT>): Promise<void> {
+  const venueId = basketVenueKey(rt.opts.venueId as string | undefined);
+  const output = rt.opts.output === undefined ? undefined : String(rt.opts.output);
+  if (output !== undefined && !output.trim()) {
+    throw new SvcError("SVC_INVALID_ARGUMENT", "--output needs a file name");
+  }
+  await rt.requireSession();
+  const ctx = await rt.services();
+  const doc = await exportBasket(ctx, await rt.resolveLocation(ctx), venueId);
+  const syntax = rt.globals.format === "json" ? "json" : "yaml";
+  const text = await documentText(doc, syntax);
+  if (output === undefined) return await rt.emitText(text);
+  await writeFileAtomic(output, text);
+  const data = { output, syntax, venue: doc.venue, lines: doc.lines.length };
+  await rt.emit(data, exportedTable);
+}
+
+/** The document's text: a file, or stdin for `-`; at most MAX_DOCUMENT_BYTES of UTF-8. */
+async function readSource(path: string): Promise<string> {
+  const tooBig = () =>
+    new SvcError("SVC_INVALID_ARGUMENT", `the document is larger than ${MAX_DOCUMENT_BYTES} bytes`, {
+      field: "document",
+    });
+  if (path === "-") {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of Deno.stdin.readable) {
+      size += chunk.length;
+      if (size > MAX_DOCUMENT_BYTES) throw tooBig();
+      chunks.push(chunk);
+    }
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) bytes.set(c, at), at += c.length;
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      throw new SvcError("SVC_INVALID_ARGUMENT", "the document on stdin is not UTF-8 text", {
+        field: "document",
+      });
+    }
+  }
+  let text: string | undefined;
+  try {
+    text = await readTextIfExists(path);
+  } catch (e) {
+    if (e instanceof InvalidTextError) {
+      throw new SvcError("SVC_INVALID_ARGUMENT", `cannot read the document ${path}: ${e.message}`, {
+        field: "document",
+      });
+    }
+    throw fileError("read", path, e, "check the document's path");
+  }
+  if (text === undefined) {
+    throw new SvcError("SVC_FILE_ERROR", `the document ${path} does not exist`, { hint: "check the path" });
+  }
+  if (new TextEncoder().encode(text).length > MAX_DOCUMENT_BYTES) throw tooBig();
+  return text;
+}
+
+export async function runApply(rt: Runtime<typeof CART_APPLY>, path: string): Promise<void> {
+  const o = rt.opts;
+  const expected = basketVenueKey(o.venueId as string | undefined);
+  const asked = o.maxTotal === undefined ? undefined : parseLimit(String(o.maxTotal), "max_total");
+  const fingerprint = o.fingerprint === undefined ? undefined : String(o.fingerprint).trim();
+  // The document is read and checked before the session or any request.
+  const doc = await parseDocument(
+    await readSource(path),
+    expected === undefined
+      ? undefined
+      : /^[0-9a-f]{24}$/.test(expected)
+      ? { id: expected }
+      : { slug: expected },
+  );
+  await rt.requireSession();
+  const ctx = await rt.services();
+  const data = await applyDocument(ctx, () => rt.resolveLocation(ctx), doc, {
+    dryRun: o.dryRun === true,
+    fingerprint,
+    budget: spendingBudget(ctx, asked),
+  });
+  await rt.emit(data, appliedTable);
 }

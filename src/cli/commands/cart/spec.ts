@@ -1,4 +1,4 @@
-/** Basket commands: `cart` (= `cart show`), `cart count|add|remove|clear`. Handlers: run.ts. */
+/** Basket commands: `cart` (= `cart show`), `cart count|add|remove|clear|export|apply`. Handlers: run.ts. */
 
 import type { Cmd, Flag } from "../../kit/spec.ts";
 
@@ -119,6 +119,55 @@ export const CART_CLEAR = {
   examples: ["svc cart clear", "svc cart clear --all"],
 } as const satisfies Cmd;
 
+/** `cart export`: the basket as a document (the document itself on stdout, or in `--output`). */
+export const CART_EXPORT = {
+  name: "export",
+  help: "write the basket as a YAML/JSON document",
+  long: "Writes the venue's basket as a basket document (version, venue, lines: item id and name, count, " +
+    "options) that `svc cart apply` reads back. Stdout (or --output) gets the document itself, not the " +
+    "JSON envelope: YAML by default, JSON with --json or --format json. Errors still use the envelope. " +
+    "With --output, the file is written (mode 0600) and the result says where.",
+  location: true,
+  auth: true,
+  flags: [
+    VENUE_ID_FLAG,
+    { name: "output", value: "file", help: "write the document to this file instead of stdout" },
+  ],
+  run: ["cart", "runExport"],
+  examples: ["svc cart export --venue-id kallio-burger", "svc cart export --json --output usual.json"],
+} as const satisfies Cmd;
+
+/** `cart apply`: make a venue's basket equal to a document, in one write (none when it already is). */
+export const CART_APPLY = {
+  name: "apply",
+  args: "<file|->",
+  help: "make the basket equal to a document (never places an order)",
+  long: "Reads a basket document (from `svc cart export`, or written by hand; `-` reads stdin) and makes " +
+    "its venue's basket equal to it: each line is checked with `cart add`'s rules (items by id, URL or " +
+    "exact name; availability, options, currency), then the whole basket is written once. A basket that " +
+    "already matches is not written. --dry-run shows the diff and writes nothing; its fingerprint, " +
+    "passed to --fingerprint, applies only if the basket has not changed since. With --max-total or " +
+    "SVC_MAX_TOTAL, the resulting basket must stay within the limit.",
+  location: true,
+  auth: true,
+  flags: [
+    { name: "dry-run", help: "show the diff, write nothing" },
+    {
+      name: "venue-id",
+      value: "id",
+      help: "the venue the document must be for (fails when it names another)",
+    },
+    { name: "fingerprint", value: "fp", help: "apply only if the basket is still the one a dry run saw" },
+    {
+      name: "max-total",
+      value: "amount",
+      help: "write nothing (exit 5) if the basket's items would then cost more: 2500 or EUR:25.00",
+    },
+  ],
+  run: ["cart", "runApply"],
+  examples: ["svc cart apply usual.yaml --dry-run", "svc cart export | svc cart apply - --dry-run"],
+} as const satisfies Cmd;
+
 /** `svc cart …`. */
 export const CART = {
   name: "cart",
@@ -128,5 +177,5 @@ export const CART = {
   flags: SHOW_FLAGS,
   run: ["cart", "runShow"],
   examples: ["svc cart", "svc cart --details", "svc cart add kallio-burger 651000000000000000200b01"],
-  commands: [CART_SHOW, CART_COUNT, CART_ADD, CART_REMOVE, CART_CLEAR],
+  commands: [CART_SHOW, CART_COUNT, CART_ADD, CART_REMOVE, CART_CLEAR, CART_EXPORT, CART_APPLY],
 } as const satisfies Cmd;

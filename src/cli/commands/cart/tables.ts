@@ -3,6 +3,8 @@
 import { formatMinor, type Money } from "../../../domain/money.ts";
 import type { CartState } from "../../../services/basket/view.ts";
 import type { AddResult } from "../../../services/basket/add.ts";
+import type { ApplyResult } from "../../../services/basket/apply.ts";
+import type { DocumentVenue } from "../../../services/basket/document.ts";
 import { type ClearResult, nothingCleared, type RemoveResult } from "../../../services/basket/change.ts";
 import type { TableRenderer } from "../../runtime.ts";
 
@@ -117,4 +119,80 @@ export function clearedTable(d: ClearResult, ui: Ui, target: { all: boolean; ven
       ui.style,
       "Cleared",
     );
+}
+
+/** `cart export --output`: where the document went. */
+export function exportedTable(
+  d: { output: string; syntax: string; venue: DocumentVenue; lines: number },
+  ui: Ui,
+): string {
+  return ui.table.renderRecord(
+    {
+      "File": d.output,
+      "Syntax": d.syntax.toUpperCase(),
+      "Venue": d.venue.slug ?? d.venue.id,
+      "Lines": d.lines,
+    },
+    ui.style,
+    "Exported",
+  );
+}
+
+const CHANGE_WORDS = {
+  add: "add",
+  remove: "remove",
+  count: "count",
+  options: "options",
+  same: "same",
+} as const;
+
+/** `cart apply`: the venue (and whether it is closed), the diff row by row, and the basket after it. */
+export function appliedTable(d: ApplyResult, ui: Ui): string {
+  const c = d.changes;
+  const what = [
+    c.add && `${c.add} to add`,
+    c.remove && `${c.remove} to remove`,
+    c.count && `${c.count} count${c.count > 1 ? "s" : ""} changed`,
+    c.options && `${c.options} with other options`,
+  ].filter(Boolean).join(", ");
+  const state = !d.changed
+    ? "already matches the document; nothing written"
+    : d.dry_run
+    ? `dry run: ${what}; nothing written`
+    : `applied: ${what.replaceAll("to add", "added").replaceAll("to remove", "removed")}`;
+  const title = `${d.venue.name ?? d.venue.slug} — ${state}`;
+  const count = (a: number | null, b: number | null) => a === b ? String(b) : `${a ?? 0} → ${b ?? 0}`;
+  const rows = d.rows.map((r) => [
+    CHANGE_WORDS[r.change],
+    ui.table.truncate(r.item.name ?? r.item.id, 36),
+    count(r.count_before, r.count_after),
+    ui.table.truncate(
+      r.change === "options"
+        ? `${(r.options_before ?? []).join(", ") || "none"} → ${(r.options_after ?? []).join(", ") || "none"}`
+        : (r.options_after ?? r.options_before ?? []).join(", "),
+      60,
+    ) || null,
+    moneyText(r.line_total),
+  ]);
+  const table = ui.table.renderTable(
+    [
+      { title: "Change", kind: "value" },
+      { title: "Item", kind: "text", min: 12 },
+      { title: "Count", kind: "value" },
+      { title: "Options", kind: "text", optional: true },
+      { title: "Line total", kind: "value" },
+    ],
+    rows,
+    ui.style,
+    title,
+  );
+  const after = `${d.changed && d.dry_run ? "Basket would hold" : "Basket holds"} ${
+    ui.table.plural(d.total_items ?? 0, "item")
+  }, total ${moneyText(d.total) ?? "-"}.`;
+  // The fingerprint on a line of its own: copied into the next command.
+  const next = d.dry_run && d.changed
+    ? `\nApply exactly this: --fingerprint ${d.fingerprint} (without --dry-run)`
+    : "";
+  const closed = d.closed ? `${ui.table.wrapText(`${d.closed}.`)}\n` : "";
+  return closed + table + "\n" + ui.table.wrapText(after) + next;
 }
