@@ -95,7 +95,7 @@ Deno.test("bash completions: commands, aliases in both layouts, flags, flag valu
       ["svc venue kallio-burger ", (g) => assert.deepEqual(g, [])],
       ["svc venue menu pasta --cat", (g) => assert.deepEqual(g, ["--category"])],
       ["svc help car", (g) => assert.deepEqual(g, ["cart"])],
-      ["svc help cart a", (g) => assert.deepEqual(g, ["add"])],
+      ["svc help cart a", (g) => assert.deepEqual(g, ["add", "apply"])],
       ["svc completions ", (g) => assert.deepEqual(g, [])],
       ["svc account addresses add --type ", (g) => assert.deepEqual(g, [...vocab.ADDRESS_TYPES].sort())],
     ];
