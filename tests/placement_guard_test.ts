@@ -72,3 +72,20 @@ Deno.test("no client source file names a placement endpoint", async () => {
   await walk(join(ROOT, "src"));
   assert.deepEqual(offenders, []);
 });
+
+Deno.test("reorder writes only through the basket write: no request, change or other write of its own", async () => {
+  // Its reads are the services' (orders, venues, menu, baskets); its one write is write.ts's basket POST,
+  // which the gateway's placement guard above covers. End to end, the request logs of
+  // tests/e2e/reorder_e2e_test.ts and mcp_reorder_test.ts hold no placement path.
+  const plan = await Deno.readTextFile(join(ROOT, "src/services/basket/reorder_plan.ts"));
+  const service = await Deno.readTextFile(join(ROOT, "src/services/basket/reorder.ts"));
+  for (const [name, text] of [["reorder_plan.ts", plan], ["reorder.ts", service]]) {
+    assert.doesNotMatch(text, /\.gw\.request|sendChange\(|\bfetch\(/, `${name} makes no request itself`);
+  }
+  assert.deepEqual([...plan.matchAll(/\b(postBasket|bulkDelete)\(/g)], [], "the plan writes nothing");
+  assert.deepEqual(
+    [...service.matchAll(/\b(postBasket|bulkDelete)\(/g)].map((m) => m[1]),
+    ["postBasket"],
+    "one basket POST, nothing else",
+  );
+});

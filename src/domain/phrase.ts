@@ -27,12 +27,16 @@ export type Action =
   | "categories"
   | "addresses"
   | "orders"
+  | "reorder.plan"
   | "favorites";
 
 /** A next step in a hint: the action, its one operand (a venue, a query), and whether to say "run"/"call". */
 export interface StepPart {
   readonly step: Action;
-  /** The venue of `menu`, `venue.categories` and `venue.hours`; the query of `venues.search`. */
+  /**
+   * The venue of `menu`, `venue.categories` and `venue.hours`; the query of `venues.search`; the
+   * purchase id of `reorder.plan`.
+   */
   readonly arg?: string;
   /** Lead with the front end's verb ("run `svc cart`", "call `svc_cart_get`"). */
   readonly verb?: boolean;

@@ -70,6 +70,22 @@ export const ORDER_STATUSES: readonly string[] = [
   "rejected",
 ];
 
+/**
+ * What a reorder's plan says of each past line against today's menu (`history reorder`,
+ * `svc_order_reorder`): as it was; the price differs; an option is gone, renamed or needs a new choice;
+ * found only by its name (never taken as the same); on the menu but not orderable now; not on the menu.
+ */
+export const REORDER_STATUSES = [
+  "same",
+  "price_changed",
+  "option_changed",
+  "matched_by_name",
+  "unavailable",
+  "missing",
+] as const;
+/** One reorder plan row's status. */
+export type ReorderStatus = typeof REORDER_STATUSES[number];
+
 /** Groupings of the order history (`stats` queries, `svc_stats_query by`). */
 export const GROUPINGS = ["month", "venue", "item", "weekday"] as const;
 /** One grouping of the order history. */

@@ -54,6 +54,7 @@ const TOOLS: Record<Action, (arg?: string) => string> = {
   categories: () => "`svc_categories_list`",
   addresses: () => "`svc_addresses_list`",
   orders: () => "`svc_orders_list`",
+  "reorder.plan": (id) => `\`svc_order_reorder\`${id ? ` (purchase_id ${id}, dry_run)` : " (dry_run)"}`,
   favorites: () => "`svc_favorites_list`",
 };
 

@@ -82,6 +82,7 @@ const COMMANDS: Record<Action, (arg?: string) => string> = {
   categories: () => "venues categories",
   addresses: () => "profile addresses",
   orders: () => "profile orders",
+  "reorder.plan": (id) => `history reorder ${id ?? "<purchase-id>"} --dry-run`,
   favorites: () => "profile favorites",
 };
 

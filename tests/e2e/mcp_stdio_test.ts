@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { collect, MAIN, SVC_PERMISSIONS } from "../helpers.ts";
 import { assertConforms, errorMeta, type McpHandle, SIM_SECRET, startMcp, textOf } from "../mcp_client.ts";
-import { CARBONARA, FOCACCIA, PP, PP_ID, TIRAMISU } from "../support/world.ts";
+import { CARBONARA, FOCACCIA, PP, PP_ID, REORDERS, TIRAMISU } from "../support/world.ts";
 
 const BASKET_WRITE = /^\/order-xp\/v1\/baskets(\/bulk\/delete)?$/;
 
@@ -101,6 +101,9 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
       const orders = await ok("svc_orders_list", { limit: 2 });
       assert.equal(orders.orders.length, 2);
       assert.equal(typeof orders.next_page_token, "string");
+      // A reorder's plan (dry run by default; tests/e2e/mcp_reorder_test.ts applies one).
+      const plan = await ok("svc_order_reorder", { purchase_id: REORDERS.fiveKinds });
+      assert.deepEqual([plan.outcome, plan.rows.length], ["planned", 5]);
       const order = await ok("svc_order_get", { purchase_id: orders.orders[0].purchase_id });
       assert.equal(order.purchase_id, orders.orders[0].purchase_id);
       // Each line's unit price with its options: count × unit = the line's total.

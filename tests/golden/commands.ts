@@ -113,6 +113,18 @@ export const GROUPS: GoldenGroup[] = [
       cmd("favorites-add-json", "account", "favorites", "add", "curry-house", "--json"),
       cmd("favorites-table", "profile", "favorites", ...AT),
       cmd("favorites-remove-yaml", "profile", "favorites", "remove", "curry-house", "--format", "yaml"),
+      // A past order with a row of each kind (data/changed_orders.ts): the plan, nothing written.
+      cmd("history-reorder-dry-run", "history", "reorder", "65c000000000000000000e01", "--dry-run", ...AT),
+      cmd(
+        "orders-reorder-dry-run-json",
+        "account",
+        "orders",
+        "reorder",
+        "65c000000000000000000e01",
+        "--dry-run",
+        ...AT,
+        "--json",
+      ),
     ],
   },
   {

@@ -6,7 +6,7 @@
 
 import type { RequestLogEntry } from "../../src/sandbox/types.ts";
 import { roundTripDepth } from "../helpers.ts";
-import { AT } from "./world.ts";
+import { AT, REORDERS } from "./world.ts";
 
 export interface RoundTripCase {
   name: string;
@@ -50,6 +50,21 @@ export const ROUND_TRIP_CASES: RoundTripCase[] = [
   c("venues with --lat/--lon", ["venues", ...AT], 1, false),
   c("venues at the account's address", ["venues"], 2, false),
   c("checkout", ["checkout", ...AT], 3, false),
+  // A past order of 10 lines: the order with the baskets page, the venue by its id (the feed), then its
+  // static, menu and live pages at once; applying writes once and re-reads the totals.
+  c(
+    "history reorder --dry-run, 10 lines (cold)",
+    [
+      "history",
+      "reorder",
+      REORDERS.tenLines,
+      "--dry-run",
+      ...AT,
+    ],
+    3,
+    true,
+  ),
+  c("history reorder, 10 lines (cold)", ["history", "reorder", REORDERS.tenLines, ...AT], 5, true),
   c(
     "venue menu --full-catalog, 5k items (cold)",
     [

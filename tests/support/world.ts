@@ -10,6 +10,7 @@
 
 import { catalog, CITY, type MenuItem, type Venue } from "../../src/sandbox/data/catalog.ts";
 import { seedAddresses } from "../../src/sandbox/data/account.ts";
+import { changedOrders } from "../../src/sandbox/data/changed_orders.ts";
 
 /** Where the tests stand: the sandbox city's centre, where every venue the tests rely on delivers. */
 export const HELSINKI = { lat: CITY.lat, lon: CITY.lon } as const;
@@ -106,6 +107,12 @@ export const KK_ITEMS = {
 /** Other venues tests name. */
 export const KALLIO = venue("kallio-burger").slug;
 export const KALLIO_ID = venue("kallio-burger").id;
+/** Kallio Burger's items the reorder tests name. */
+export const KALLIO_ITEMS = {
+  cheeseburger: itemOf(venue("kallio-burger"), "Classic cheeseburger").id,
+  fries: itemOf(venue("kallio-burger"), "Fries").id,
+  milkshake: itemOf(venue("kallio-burger"), "Milkshake").id,
+};
 export const SAKURA = venue("sakura-sushi-bar").slug;
 /** A restaurant without priority delivery. */
 export const KEBAB = venue("kebab-kontula").slug;
@@ -119,6 +126,31 @@ export const MEZE_ITEM =
   )!.id;
 /** The partial-assortment grocery (~5,000 items, categories loaded on demand). */
 export const MARKET = venue("testimarket-kamppi").slug;
+
+/** The purchase id of the sandbox's changed order at `venue` with `lines` lines (data/changed_orders.ts). */
+function changedOrder(venue: string, lines: number): string {
+  const o = changedOrders().filter((o) => o.venue_name === venue && o.items.length === lines);
+  if (o.length !== 1) {
+    throw new Error(`tests/support/world.ts: ${o.length} changed orders at ${venue} (${lines} lines)`);
+  }
+  return o[0].purchase_id;
+}
+
+/** Past orders whose items changed since (the reorder cases), by purchase id. */
+export const REORDERS = {
+  /** Pasta Piccola, one line of each kind: same, price_changed, option_changed, unavailable, missing. */
+  fiveKinds: changedOrder("Pasta Piccola", 5),
+  /** Kallio Burger, every line as it is today (2 × Classic cheeseburger, Fries, Milkshake). */
+  asToday: changedOrder("Kallio Burger", 3),
+  /** Pasta Piccola, lines named without item ids (and one stale id): found by name only. */
+  byName: changedOrder("Pasta Piccola", 3),
+  /** Smokehouse Sörnäinen, closed now; its two lines as they are today. */
+  closedVenue: changedOrder("Smokehouse Sörnäinen", 2),
+  /** Kebab Kaivopuisto, a venue that no longer exists. */
+  goneVenue: changedOrder("Kebab Kaivopuisto", 2),
+  /** K-Market Testilä, ten lines as they are today. */
+  tenLines: changedOrder("K-Market Testilä", 10),
+};
 
 const address = (alias: string): string => {
   const a = seedAddresses().find((a) => a.alias === alias);

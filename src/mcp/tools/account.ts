@@ -1,4 +1,7 @@
-/** Account toolset: session status, profile, orders, addresses, payments (always masked), favorites. */
+/**
+ * Account toolset: session status, profile, orders (and reordering one), addresses, payments (always
+ * masked), favorites.
+ */
 
 import { z } from "zod";
 import { parseVenueRef } from "../../domain/refs.ts";
@@ -31,7 +34,10 @@ import {
   venueArg,
   VenueRow,
 } from "../schemas.ts";
-import { PROFILE_PARTS } from "../../domain/vocab.ts";
+import { PROFILE_PARTS, REORDER_STATUSES } from "../../domain/vocab.ts";
+import { SvcError } from "../../domain/errors.ts";
+import { field, say, step } from "../../domain/phrase.ts";
+import { reorder, type ReorderRow } from "../../services/basket/reorder.ts";
 
 const status = tool({
   name: "svc_status_get",
@@ -197,6 +203,89 @@ const order = tool({
   },
 });
 
+/** A reorder row's options as `Group: Value` (a value taken more than once: `×n`). */
+const optionWords = (r: ReorderRow) =>
+  r.options.flatMap((o) =>
+    o.values.map((v) => `${o.name ?? o.id}: ${v.name ?? v.id}${v.count > 1 ? ` ×${v.count}` : ""}`)
+  );
+
+const reorderTool = tool({
+  name: "svc_order_reorder",
+  title: "Reorder a past order",
+  description: "A past order into the basket again. dry_run (default): the plan, a row per line vs today's " +
+    "menu. Apply with its fingerprint (refused if basket or menu changed). Never orders.",
+  toolset: "account",
+  input: z.strictObject({
+    purchase_id: text("from svc_orders_list"),
+    dry_run: z.boolean().default(true).describe("plan only"),
+    fingerprint: text("the plan's; needed to apply").optional(),
+    accept_changes: flag("add what can be added if rows changed"),
+    merge: flag("add to the basket's lines"),
+    replace: flag("replace the basket's lines"),
+    ...location,
+  }),
+  output: z.object({
+    purchase_id: z.string(),
+    venue: z.object({ state: z.enum(["open", "closed", "gone", "unknown"]), note: nstr }),
+    rows: z.array(z.object({
+      status: z.enum(REORDER_STATUSES),
+      name: nstr,
+      count: z.int(),
+      item_id: nstr,
+      past_unit_price: nMoney,
+      unit_price: nMoney,
+      options: z.array(z.string()),
+      notes: z.array(z.string()),
+      addable: z.boolean(),
+    })),
+    past_total: nMoney,
+    projected_total: nMoney,
+    needs: z.array(z.enum(["accept_changes", "merge_or_replace"])),
+    fingerprint: z.string(),
+    outcome: z.enum(["planned", "written", "unchanged"]),
+    total: nMoney,
+  }),
+  annotations: write({ destructive: true, idempotent: true }),
+  async run(args, call) {
+    const purchaseId = validPurchaseId(args.purchase_id);
+    if (args.merge && args.replace) {
+      throw new SvcError("SVC_USAGE", say`${field("merge")} and ${field("replace")} exclude each other`);
+    }
+    if (!args.dry_run && args.fingerprint === undefined) {
+      throw new SvcError(
+        "SVC_USAGE",
+        say`applying takes the ${field("fingerprint")} of the plan the person saw: plan first with ${
+          step("reorder.plan", purchaseId)
+        }`,
+      );
+    }
+    const where = call.location(args);
+    call.requireSession();
+    const data = await reorder(call.ctx, where, {
+      purchaseId,
+      dryRun: args.dry_run,
+      acceptChanges: args.accept_changes,
+      mode: args.merge ? "merge" : args.replace ? "replace" : null,
+      fingerprint: args.fingerprint,
+    });
+    const counts = Object.entries(data.counts).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(", ");
+    const adding = data.rows.filter((r) => r.addable).length;
+    const did = data.outcome === "written"
+      ? `added ${adding} line(s); basket ${data.total?.formatted ?? "total unknown"}`
+      : data.outcome === "unchanged"
+      ? "the basket already held it; nothing written"
+      : data.needs.length
+      ? `applying needs ${data.needs.join(" and ")}`
+      : `applying adds ${adding} line(s)`;
+    return {
+      data: { ...data, rows: data.rows.map((r) => ({ ...r, options: optionWords(r) })) },
+      summary: `${
+        data.venue.note ? `${data.venue.note}. ` : ""
+      }${data.rows.length} line(s): ${counts}; ${did}`,
+    };
+  },
+});
+
 const AddressEntry = z.object({
   address_id: z.string(),
   label: nstr,
@@ -307,12 +396,13 @@ function favoriteTool(on: boolean) {
 
 export const toolset: Toolset = {
   name: "account",
-  description: "session, profile, orders, addresses, payments, favorites",
+  description: "session, profile, orders, reorder, addresses, payments, favorites",
   tools: [
     status,
     profile,
     orders,
     order,
+    reorderTool,
     addresses,
     payments,
     favorites,

@@ -14,7 +14,7 @@ import {
   itemPage,
   type VenueItemDetail,
 } from "../menu/item.ts";
-import type { OptionGroup } from "../menu/items.ts";
+import type { MenuItem, OptionGroup } from "../menu/items.ts";
 
 /** The item as the sources that answered describe it now: its name, price and options, and what blocks it. */
 export interface CurrentItem {
@@ -28,8 +28,6 @@ export interface CurrentItem {
   /** Sources that failed (not a 404) although others settled the item: they may have named more. */
   failures: SvcError[];
 }
-
-const completeOptions = (o: OptionGroup[] | undefined) => !!o && !o.some((g) => !g.values.length);
 
 /**
  * Rules 2/3: the item page, then assortment metadata when the page failed or lacks the price or
@@ -101,6 +99,19 @@ export async function refreshItem(
         );
     }
   }
+  return currentFrom(sources, failures, page?.options);
+}
+
+/**
+ * The item as the given sources (first one first) describe it: the first name, price and complete
+ * options, and what blocks it (a source that says unavailable). What `refreshItem` settles on, and
+ * what a caller holding the item's menu rows (reorder) applies to them.
+ */
+export function currentFrom(
+  sources: ItemFacts[],
+  failures: SvcError[] = [],
+  fallbackOptions?: OptionGroup[],
+): CurrentItem {
   const priced = sources.find((d) => d.price !== null);
   const blockedBy = sources.find((d) => d.available === false);
   return {
@@ -108,8 +119,18 @@ export async function refreshItem(
     name: sources.find((d) => d.name)?.name ?? null,
     unit_price: priced?.price?.amount ?? null,
     currency: priced?.price?.currency ?? null,
-    options: sources.find((d) => completeOptions(d.options))?.options ?? page?.options ?? null,
+    options: sources.find((d) => completeOptions(d.options))?.options ?? fallbackOptions ?? null,
     blocked: blockedBy ? (blockedBy.unavailable_reason ?? "unavailable") : null,
     failures,
   };
 }
+
+/** What `currentFrom` reads of an item's description (a menu row or an item page). */
+export type ItemFacts = Pick<
+  MenuItem,
+  "id" | "name" | "price" | "available" | "unavailable_reason" | "options"
+>;
+
+/** Whether every option group of an item lists its values (a group without values cannot be checked). */
+export const completeOptions = (o: OptionGroup[] | undefined): boolean =>
+  !!o && !o.some((g) => !g.values.length);

@@ -8,6 +8,7 @@ import type {
   addressWrite,
   favorites,
   favoriteSet,
+  orderReorder,
   orders,
   orderShow,
   payments,
@@ -43,8 +44,13 @@ import {
   paymentsTable,
   profileTable,
   record,
+  reorderTable,
   writeTable,
 } from "./tables.ts";
+import { reorder, reorderDocument, ReorderRefused } from "../../../services/basket/reorder.ts";
+import { documentText } from "../../../services/basket/document.ts";
+import { BudgetExceeded, parseLimit } from "../../../domain/budget.ts";
+import { spendingBudget } from "../../../services/budget.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
@@ -99,6 +105,61 @@ export async function runOrderShow(rt: Runtime<ReturnType<typeof orderShow>>, id
   await rt.requireSession();
   const data = await orderDetail(await rt.services(), purchaseId);
   await rt.emit(data, orderTable);
+}
+
+/**
+ * `orders reorder` / `history reorder`: the plan (a dry run), applied when the person said how, or
+ * (`--as-document`) the lines as a basket document on stdout. A refused apply shows its plan before
+ * the error.
+ */
+export async function runReorder(rt: Runtime<ReturnType<typeof orderReorder>>, id: string): Promise<void> {
+  const purchaseId = validPurchaseId(id);
+  const o = rt.opts;
+  if (o.merge === true && o.replace === true) {
+    throw new SvcError("SVC_USAGE", "--merge and --replace exclude each other: pick one");
+  }
+  const asDocument = o.asDocument === true;
+  const writeOnly = [
+    ["--accept-changes", o.acceptChanges === true],
+    ["--merge", o.merge === true],
+    ["--replace", o.replace === true],
+    ["--fingerprint", o.fingerprint !== undefined],
+    ["--max-total", o.maxTotal !== undefined],
+  ].filter(([, on]) => on).map(([flag]) => flag);
+  if (asDocument && writeOnly.length) {
+    throw new SvcError(
+      "SVC_USAGE",
+      `--as-document writes nothing, so ${writeOnly.join(", ")} does not apply`,
+    );
+  }
+  let fingerprint: string | undefined;
+  if (o.fingerprint !== undefined) {
+    fingerprint = String(o.fingerprint).trim();
+    if (!fingerprint) throw new SvcError("SVC_INVALID_ARGUMENT", "--fingerprint must not be empty");
+  }
+  const asked = o.maxTotal === undefined ? undefined : parseLimit(String(o.maxTotal), "max_total");
+  await rt.requireSession();
+  const ctx = await rt.services();
+  const data = await reorder(ctx, () => rt.resolveLocation(ctx), {
+    purchaseId,
+    dryRun: o.dryRun === true || asDocument,
+    acceptChanges: o.acceptChanges === true,
+    mode: o.merge === true ? "merge" : o.replace === true ? "replace" : null,
+    fingerprint,
+    // A document spends nothing: no limit applies to it.
+  }, { budget: asDocument ? {} : spendingBudget(ctx, asked) }).catch((e) => {
+    // Nothing written: the plan still stands beside the error (its table; the envelope's data).
+    if (e instanceof ReorderRefused) rt.besideError(e.plan, reorderTable);
+    if (e instanceof BudgetExceeded && e.result && !asDocument) {
+      rt.besideError(e.result as Parameters<typeof reorderTable>[0], reorderTable);
+    }
+    throw e;
+  });
+  if (asDocument) {
+    const doc = reorderDocument(ctx, data);
+    return await rt.emitText(await documentText(doc, rt.globals.format === "json" ? "json" : "yaml"));
+  }
+  await rt.emit(data, reorderTable);
 }
 
 // ---------------------------------------------------------------------------------------------

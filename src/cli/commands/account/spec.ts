@@ -33,7 +33,49 @@ export const orderShow = (name: string, help: string, hidden = false) =>
     examples: [`svc ${name === "order" ? "account order" : "profile orders show"} ${ORDER_EXAMPLE}`],
   }) as const satisfies Cmd;
 
-/** `orders` (and `orders list`, `orders show`) under `parent`. */
+/** A past order whose lines changed since (the sandbox has one of each kind): the reorder examples'. */
+const REORDER_EXAMPLE = "65c000000000000000000e01";
+
+/** `orders reorder` (also `history reorder`): a past order into the basket again, after a plan. */
+export const orderReorder = (parent: string) =>
+  ({
+    name: "reorder",
+    args: "<purchase-id>",
+    help: "put a past order's items in the basket again (never places an order)",
+    long: "Maps each line of the order to the venue's menu today (the item by id, else by its exact name; " +
+      "options by id, else by group and value name) and checks it with `cart add`'s rules. The plan has a " +
+      "row per line: same, price_changed, option_changed, matched_by_name (found by name only), unavailable " +
+      "or missing, and the projected total against what the items cost then. Without --dry-run the lines " +
+      "are added in one basket write when every row is `same`; otherwise only with --accept-changes (the " +
+      "lines that can be added; the rest are skipped). When the venue's basket has lines, say --merge " +
+      "(counts add up) or --replace. A basket that already holds the order is not written again. " +
+      "--as-document prints the lines as a basket document for `svc cart apply` (the document itself, " +
+      "YAML or with --json JSON, not the envelope) and writes nothing. With --max-total or SVC_MAX_TOTAL, " +
+      "the basket's projected total must stay within the limit.",
+    auth: true,
+    location: true,
+    flags: [
+      { name: "dry-run", help: "show the plan, write nothing" },
+      { name: "accept-changes", help: "add the lines that can be added although some changed" },
+      { name: "merge", help: "add to the venue's basket lines (counts add up)" },
+      { name: "replace", help: "replace the venue's basket lines with the order's" },
+      { name: "as-document", help: "print the lines as a basket document (writes nothing)" },
+      { name: "fingerprint", value: "fp", help: "apply only if the basket and menu are still the plan's" },
+      {
+        name: "max-total",
+        value: "amount",
+        help: "write nothing (exit 5) if the basket's items would then cost more: 2500 or EUR:25.00",
+      },
+    ],
+    run: ["account", "runReorder"],
+    examples: [
+      `svc ${parent} orders reorder ${REORDER_EXAMPLE} --dry-run`,
+      `svc ${parent} orders reorder ${REORDER_EXAMPLE} --accept-changes --merge`,
+      `svc history reorder ${REORDER_EXAMPLE} --as-document > usual.yaml`,
+    ],
+  }) as const satisfies Cmd;
+
+/** `orders` (and `orders list`, `orders show`, `orders reorder`) under `parent`. */
 export const orders = (parent: string, aliases?: readonly string[], hiddenSubs = false) =>
   ({
     name: "orders",
@@ -62,6 +104,7 @@ export const orders = (parent: string, aliases?: readonly string[], hiddenSubs =
         hiddenSubs ? "one order with totals (same as `account order`)" : "one order with totals",
         hiddenSubs,
       ),
+      orderReorder(parent),
     ],
   }) as const satisfies Cmd;
 

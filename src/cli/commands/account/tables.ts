@@ -11,6 +11,7 @@ import type { AddressEntry, AddressList } from "../../../services/account/addres
 import type { writeAddress } from "../../../services/account/addresses/write.ts";
 import type { PaymentList } from "../../../services/account/payments.ts";
 import type { FavoritesResult } from "../../../services/account/favorites.ts";
+import type { ReorderResult, ReorderRow } from "../../../services/basket/reorder.ts";
 import { legendLine, venueTable } from "../discovery/tables.ts";
 
 type Ui = Parameters<TableRenderer<unknown>>[1];
@@ -221,4 +222,87 @@ export function paymentsTable(d: PaymentList, ui: Ui): string {
 export function favoritesTable(d: FavoritesResult, ui: Ui): string {
   return venueTable(d.venues, "auto", ui) + "\n" + ui.table.wrapText(ui.table.shownFooter(d, "favorites")) +
     legendLine(d.venues, ui);
+}
+
+/** The options a reorder row is added with, as `Group: Value` (value counts above 1 as `×n`). */
+const optionText = (r: ReorderRow) =>
+  r.options.flatMap((o) =>
+    o.values.map((v) => `${o.name ?? o.id}: ${v.name ?? v.id}${v.count > 1 ? ` ×${v.count}` : ""}`)
+  ).join(", ");
+
+/**
+ * `history reorder`: the venue's state first when it is not open, one row per past line (its status,
+ * the unit price with options then and now), the notes by line under it, the totals, and what
+ * happened or what applying needs.
+ */
+export function reorderTable(d: ReorderResult, ui: Ui): string {
+  const t = ui.table;
+  const when = tableTime(d.ordered_at);
+  const title = `Reorder of ${d.purchase_id} from ${d.venue.name ?? d.venue.id ?? "?"}${
+    when ? `, ordered ${when}` : ""
+  }`;
+  const top = d.venue.note ? t.wrapText(d.venue.note) + "\n\n" : "";
+  const rows = d.rows.map((r) => [
+    r.line,
+    r.status,
+    t.truncate(r.item_name ?? r.name ?? "?", 36),
+    r.count,
+    moneyCell(r.past_unit_price),
+    moneyCell(r.unit_price),
+  ]);
+  const table = t.renderTable(
+    [
+      { title: "Line", kind: "value" },
+      { title: "Status", kind: "value" },
+      { title: "Item", kind: "text", min: 12 },
+      { title: "Qty", kind: "value" },
+      // The unit price with its options: then, as the order states it, and now.
+      { title: "Then", kind: "value" },
+      { title: "Now", kind: "value" },
+    ],
+    rows,
+    ui.style,
+    title,
+  );
+  const notes = d.rows.flatMap((r) => {
+    const said = [
+      ...(r.options.length && r.addable ? [`with ${optionText(r)}`] : []),
+      ...(r.item_name && r.name && r.item_name.toLowerCase() !== r.name.toLowerCase()
+        ? [`ordered as "${r.name}"`]
+        : []),
+      ...r.notes,
+    ];
+    return said.length ? [t.labelledList(`Line ${r.line}`, 7, said, t.lineWidth())] : [];
+  });
+  const adding = d.rows.filter((r) => r.addable);
+  const skipped = d.rows.filter((r) => !r.addable);
+  const then = `Items then ${moneyCell(d.past_total) ?? "unknown"}`;
+  const totals = adding.length
+    ? `${then}; now ${moneyCell(d.projected_total) ?? "unknown"} for the ${
+      t.plural(adding.length, "line")
+    } that can be added${skipped.length ? ` (${skipped.length} skipped)` : ""}`
+    : `${then}; none of its lines can be added now`;
+  const basket = `basket: ${t.plural(d.total_items ?? 0, "item")}, ${moneyCell(d.total) ?? "total unknown"}`;
+  const said = d.outcome === "written"
+    ? `${d.mode === "replace" ? "Replaced the basket's lines with" : "Added"} ${
+      t.plural(adding.length, "line")
+    }${d.mode === "merge" ? " (merged)" : ""}; ${basket}`
+    : d.outcome === "unchanged"
+    ? `Nothing written; ${basket}`
+    : d.dry_run
+    ? `Dry run: nothing written. ${nextStep(d, adding.length)}`.trimEnd()
+    : "";
+  return [top + table, ...notes, "", t.wrapText(totals), ...(said ? [t.wrapText(said)] : [])].join("\n");
+}
+
+/** What applying the plan takes, in flags. */
+function nextStep(d: ReorderResult, adding: number): string {
+  if (d.venue.state === "gone" || !adding) return "";
+  const flags = [
+    ...(d.needs.includes("accept_changes") ? ["--accept-changes"] : []),
+    ...(d.needs.includes("merge_or_replace") ? ["--merge or --replace"] : []),
+  ];
+  return flags.length
+    ? `To add ${adding === 1 ? "the line" : `the ${adding} lines`}: ${flags.join(" and ")}.`
+    : `Without --dry-run, ${adding === 1 ? "the line is" : `the ${adding} lines are`} added.`;
 }
