@@ -199,8 +199,9 @@ Deno.test("a basket with lines: nothing without merge or replace; merge adds cou
 
 Deno.test("merge: option-identical lines add up, other options stay their own line", async () => {
   await withServices(async (ctx, h) => {
-    await cartAdd(ctx, h, { venue: PP, item: CARBONARA, options: ["Size=Large"] });
+    // Regular first: a merge that ignored options would add the order's Large to it.
     await cartAdd(ctx, h, { venue: PP, item: CARBONARA, options: ["Size=Regular"] });
+    await cartAdd(ctx, h, { venue: PP, item: CARBONARA, options: ["Size=Large"] });
     h.clear();
     const r = await apply(ctx, h, REORDERS.fiveKinds, { acceptChanges: true, mode: "merge" });
     const carbonara = postedLines(h).filter((l) => l.id === CARBONARA);

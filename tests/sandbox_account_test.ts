@@ -2,6 +2,7 @@
 import assert, { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { accountRoutes } from "../src/sandbox/routes/account.ts";
 import { allOrders } from "../src/sandbox/data/account.ts";
+import { catalog } from "../src/sandbox/data/catalog.ts";
 import type { HostKey, Route, SandboxState } from "../src/sandbox/types.ts";
 
 const newState = (): SandboxState => ({
@@ -289,4 +290,30 @@ Deno.test("subscriptions: seeded active plan; null slot drops the key", async ()
   assertEquals(r.json.subscriptions[0].end_date, null);
   state.subscriptions = null;
   assertEquals((await call(state, "consumer_api", "GET", "/subscriptions-api/v1/subscriptions")).json, {});
+});
+
+Deno.test("order history: lines name the venue's menu items, option bindings and values by the catalogue's ids", () => {
+  const all = allOrders();
+  let lines = 0, options = 0;
+  // The reorder cases (data/changed_orders.ts) differ on purpose; every other order of a catalogue venue
+  // names today's items, at today's price.
+  for (const o of all.filter((o) => catalog().byId.has(o.venue_id) && !/^65c0{18}e0/.test(o.purchase_id))) {
+    const menu = catalog().byId.get(o.venue_id)!.menu();
+    for (const line of o.items) {
+      const item = menu.itemById.get(line.id ?? "");
+      assert(item, `${o.purchase_id}: ${line.name} (${line.id}) is on the menu`);
+      assertEquals([item.name, item.price], [line.name, line.price]);
+      lines++;
+      for (const g of line.options) {
+        const binding = item.options.find((b) => b.id === g.id);
+        assert(binding, `${o.purchase_id}: ${line.name}'s option ${g.name} is bound to the item`);
+        const values = menu.groupById.get(binding.optionId)!.values.map((v) => v.id);
+        for (const v of g.values) assert(values.includes(v.id!), `${g.name}: ${v.name} is a value of it`);
+        options++;
+      }
+    }
+  }
+  assert(lines > 1000 && options > 100, `${lines} lines, ${options} options`);
+  // The trip venues (Stockholm, SEK) are on no catalogue: their orders are of venues that are gone.
+  assert(all.some((o) => o.currency === "SEK" && !catalog().byId.has(o.venue_id)));
 });
