@@ -25,7 +25,13 @@ import { denoArgs, mcpEnv, startMcp, tempDir } from "./mcp_client.ts";
 const LOCK = join(ROOT, "tests", "mcp_tools.lock.json");
 const GENERATED = join(ROOT, GENERATED_PATH);
 
-const DESTRUCTIVE = ["svc_favorites_remove", "svc_cart_set_count", "svc_cart_remove", "svc_cart_clear"];
+const DESTRUCTIVE = [
+  "svc_favorites_remove",
+  "svc_cart_set_count",
+  "svc_cart_remove",
+  "svc_cart_clear",
+  "svc_cart_apply",
+];
 const WRITES = ["svc_favorites_add", "svc_cart_add", ...DESTRUCTIVE];
 
 /** Speaks JSON-RPC to a spawned `svc mcp` by hand: every stdout line must be a protocol message. */
@@ -180,7 +186,7 @@ Deno.test("stdout carries nothing but protocol; tools/list matches the lock-list
 
 Deno.test("catalogue rules: names, fixed order by toolset, complete annotations, object schemas", async () => {
   const { tools } = JSON.parse(await Deno.readTextFile(LOCK)) as { tools: Tool[] };
-  assert.equal(tools.length, 27);
+  assert.equal(tools.length, 28);
   assert.equal(new Set(tools.map((t) => t.name)).size, tools.length);
   for (const t of tools) {
     assert.match(t.name, /^svc_[a-z]+(_[a-z]+)+$/);
@@ -215,6 +221,7 @@ Deno.test("catalogue rules: names, fixed order by toolset, complete annotations,
     "svc_favorites_remove",
     "svc_cart_set_count",
     "svc_cart_clear",
+    "svc_cart_apply",
   ]);
 });
 
@@ -327,7 +334,7 @@ Deno.test("svc mcp tools: the catalogue table with annotations and the tools/lis
   assert.match(table.stdout, /svc_menu_get\s+venue\s+R-IO/);
   assert.match(
     table.stdout,
-    /27 tools; tools\/list answer: \d+ characters \(budget 48000\)\nwithout output schemas: \d+ \(budget 24000\)/,
+    /28 tools; tools\/list answer: \d+ characters \(budget 48000\)\nwithout output schemas: \d+ \(budget 24000\)/,
   );
   const ro = (await run(["--read-only", "--format", "json"])).json<
     { count: number; tools_list_chars: number }

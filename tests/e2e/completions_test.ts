@@ -75,7 +75,10 @@ Deno.test("bash completions: commands, aliases in both layouts, flags, flag valu
       ["svc ca", (g) => assert.deepEqual(g, ["capture", "cart"])],
       ["svc capture ", (g) => assert.deepEqual(g, ["check"])],
       ["svc top --capt", (g) => assert.deepEqual(g, ["--capture"])],
-      ["svc cart ", (g) => assert.deepEqual(g, ["add", "apply", "clear", "count", "export", "remove", "show"])],
+      [
+        "svc cart ",
+        (g) => assert.deepEqual(g, ["add", "apply", "clear", "count", "export", "remove", "show"]),
+      ],
       ["svc venue ", (g) => assert.deepEqual(g, ["categories", "hours", "item", "menu"])],
       ["svc venues --sort ", (g) => assert.deepEqual(g, [...vocab.VENUE_SORTS].sort())],
       ["svc venues --ty", (g) => assert.deepEqual(g, ["--type"])],
