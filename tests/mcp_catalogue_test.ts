@@ -31,6 +31,7 @@ const DESTRUCTIVE = [
   "svc_cart_set_count",
   "svc_cart_remove",
   "svc_cart_clear",
+  "svc_cart_apply",
 ];
 const WRITES = ["svc_favorites_add", "svc_cart_add", ...DESTRUCTIVE];
 
@@ -186,7 +187,7 @@ Deno.test("stdout carries nothing but protocol; tools/list matches the lock-list
 
 Deno.test("catalogue rules: names, fixed order by toolset, complete annotations, object schemas", async () => {
   const { tools } = JSON.parse(await Deno.readTextFile(LOCK)) as { tools: Tool[] };
-  assert.equal(tools.length, 28);
+  assert.equal(tools.length, 29);
   assert.equal(new Set(tools.map((t) => t.name)).size, tools.length);
   for (const t of tools) {
     assert.match(t.name, /^svc_[a-z]+(_[a-z]+)+$/);
@@ -223,6 +224,7 @@ Deno.test("catalogue rules: names, fixed order by toolset, complete annotations,
     "svc_favorites_remove",
     "svc_cart_set_count",
     "svc_cart_clear",
+    "svc_cart_apply",
   ]);
 });
 
@@ -335,7 +337,7 @@ Deno.test("svc mcp tools: the catalogue table with annotations and the tools/lis
   assert.match(table.stdout, /svc_menu_get\s+venue\s+R-IO/);
   assert.match(
     table.stdout,
-    /28 tools; tools\/list answer: \d+ characters \(budget 48000\)\nwithout output schemas: \d+ \(budget 24000\)/,
+    /29 tools; tools\/list answer: \d+ characters \(budget 48000\)\nwithout output schemas: \d+ \(budget 24000\)/,
   );
   const ro = (await run(["--read-only", "--format", "json"])).json<
     { count: number; tools_list_chars: number }

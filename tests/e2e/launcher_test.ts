@@ -292,6 +292,37 @@ Deno.test("launcher flags: the capture folder (--capture, --capture=, SVC_CAPTUR
   );
 });
 
+Deno.test("launcher flags: cart apply reads its document, cart export --output writes its file, nothing more", async () => {
+  for (
+    const args of [["cart", "apply", "/data/usual.yaml", "--dry-run"], [
+      "cart",
+      "apply",
+      "--venue-id",
+      "x",
+      "/data/usual.yaml",
+    ]]
+  ) {
+    const f = await flags(args);
+    assert.deepEqual(f.get("--allow-read"), ["/home/u/.svc", "/data/usual.yaml", CHECKOUT], args.join(" "));
+    assert.deepEqual(f.get("--allow-write"), ["/home/u/.svc"], args.join(" "));
+  }
+  const stdin = await flags(["cart", "apply", "-", "--dry-run"]);
+  assert.deepEqual(stdin.get("--allow-read"), ["/home/u/.svc", CHECKOUT], "stdin needs no grant");
+  for (
+    const args of [["cart", "export", "--output", "/data/u.yaml"], [
+      "cart",
+      "export",
+      "--output=/data/u.yaml",
+    ]]
+  ) {
+    const f = await flags(args);
+    assert.deepEqual(f.get("--allow-write"), ["/home/u/.svc", "/data/u.yaml"], args.join(" "));
+    assert.deepEqual(f.get("--allow-read"), ["/home/u/.svc", CHECKOUT], args.join(" "));
+  }
+  const other = await flags(["cart", "add", "x", "y", "--output", "/data/u.yaml"]);
+  assert.deepEqual(other.get("--allow-write"), ["/home/u/.svc"], "only export's --output");
+});
+
 Deno.test("launcher flags: login may start BROWSER_BIN (and read it), nothing else", async () => {
   const f = await flags(["login"], { BROWSER_BIN: "/opt/browser/chrome" });
   assert.deepEqual(f.get("--allow-run"), ["/opt/browser/chrome"]);

@@ -244,6 +244,20 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
         assert.deepEqual(prices(cart.basket.lines[0].options).sort(), [[300, "EUR"], [390, "EUR"]]);
         assert.ok(cart.basket.lines[0].options.every((o: Structured) => o.name), "details: option names");
         assert.equal((await ok("svc_cart_count")).count, 1);
+        // The basket as a document (tests/e2e/mcp_cart_apply_test.ts applies one): already equal, no write.
+        seq = await lastSeq();
+        const doc = {
+          version: 1,
+          venue: { slug: PP },
+          lines: [{
+            item: { id: CARBONARA },
+            count: 1,
+            options: [{ group: "Size", value: "Large" }, { group: "Extra toppings", value: "Burrata" }],
+          }],
+        };
+        const same = await ok("svc_cart_apply", { document: JSON.stringify(doc), dry_run: false });
+        assert.deepEqual([same.changed, same.rows[0].change], [false, "same"]);
+        assert.deepEqual(await writes(seq), []);
       },
     );
 

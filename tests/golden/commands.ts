@@ -1,6 +1,6 @@
 import { AT, CARBONARA, FOCACCIA, KALLIO, PP, TIRAMISU } from "../support/world.ts";
 /**
- * The golden run's commands: 70 `svc` invocations that stand for what svc does, recorded before the
+ * The golden run's commands: 76 `svc` invocations that stand for what svc does, recorded before the
  * layout refactor (issue 23) and compared after each phase (`deno task golden`, `tests/golden_test.ts`).
  *
  * Commands run in groups. Within a group they run in order, one after another, on one sandbox and one temp
@@ -168,6 +168,11 @@ export const GROUPS: GoldenGroup[] = [
       cmd("cart-add-second-venue", "cart", "add", KALLIO, CHEESEBURGER, "--count", "2", ...AT),
       cmd("cart-clear-all", "cart", "clear", "--all", ...AT),
       cmd("cart-after-clear-yaml", "cart", ...AT, "--format", "yaml"),
+      // Issue 25: the basket as a document, and a document's diff against it (written nothing).
+      cmd("cart-add-before-export", "cart", "add", PP, CARBONARA, "--option", "Size=Large", ...AT),
+      cmd("cart-add-tiramisu-before-export", "cart", "add", PP, TIRAMISU, ...AT),
+      cmd("cart-export", "cart", "export", ...AT),
+      cmd("cart-apply-dry-run", "cart", "apply", "tests/golden/basket_document.yaml", "--dry-run", ...AT),
     ],
   },
   {

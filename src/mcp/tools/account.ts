@@ -212,14 +212,14 @@ const optionWords = (r: ReorderRow) =>
 const reorderTool = tool({
   name: "svc_order_reorder",
   title: "Reorder a past order",
-  description: "A past order into the basket again. dry_run (default): the plan, a row per line vs today's " +
-    "menu. Apply with its fingerprint (refused if basket or menu changed). Never orders.",
+  description: "A past order into the basket again: dry_run (default) plans it against today's menu; " +
+    "apply with the plan's fingerprint. Never orders.",
   toolset: "account",
   input: z.strictObject({
     purchase_id: text("from svc_orders_list"),
     dry_run: z.boolean().default(true).describe("plan only"),
     fingerprint: text("the plan's; needed to apply").optional(),
-    accept_changes: flag("add what can be added if rows changed"),
+    accept_changes: flag("add what can be added"),
     merge: flag("add to the basket's lines"),
     replace: flag("replace the basket's lines"),
     ...location,

@@ -1,6 +1,6 @@
 /**
  * Cart toolset: read the baskets, add with options (or dry run), set a line's count (0 removes),
- * remove units, clear. Every write goes through the services' strict snapshot rules and their
+ * remove units, clear, apply a basket document (a dry run by default, then with its fingerprint). Every write goes through the services' strict snapshot rules and their
  * one-at-a-time queue, so concurrent calls to this server never overwrite each other.
  */
 
@@ -19,6 +19,8 @@ import {
   setLineCount,
 } from "../../services/basket/change.ts";
 import { cartState } from "../../services/basket/view.ts";
+import { applyDocument } from "../../services/basket/apply.ts";
+import { parseDocument } from "../../services/basket/document.ts";
 import { parseLimit } from "../../domain/budget.ts";
 import { spendingBudget } from "../../services/budget.ts";
 import { READ, tool, type Toolset, write } from "../tool.ts";
@@ -303,8 +305,74 @@ const clear = tool({
   },
 });
 
+const apply = tool({
+  name: "svc_cart_apply",
+  title: "Apply a basket document",
+  description:
+    "Makes a basket equal to a document (svc cart export), lines checked as by svc_cart_add, in one write. dry_run (default): the diff and a fingerprint to apply it with.",
+  toolset: "cart",
+  input: z.strictObject({
+    document: z.string().min(1).describe(
+      "YAML/JSON {version: 1, venue: {slug, id}, lines: [{item: {id, name}, count, options: [{group, value}]}]}",
+    ),
+    venue: venueArg.optional().describe("must be the document's"),
+    dry_run: z.boolean().default(true).describe("diff only"),
+    fingerprint: text("the dry run's; refused if the basket changed").optional(),
+    max_total: maxTotal("the basket's items").optional(),
+    ...location,
+  }),
+  output: z.object({
+    venue: z.object({ id: z.string(), slug: z.string() }),
+    dry_run: z.boolean(),
+    changed: z.boolean(),
+    fingerprint: z.string(),
+    closed: nstr,
+    rows: z.array(z.object({
+      change: z.enum(["add", "remove", "count", "options", "same"]),
+      line: nint,
+      item: z.object({ id: z.string(), name: nstr }),
+      count_before: nint,
+      count_after: nint,
+      options_after: z.array(z.string()).nullable(),
+      line_total: nMoney,
+    })),
+    total: nMoney,
+  }),
+  annotations: write({ destructive: true, idempotent: true }),
+  async run(args, call) {
+    const expected = basketVenueKey(args.venue);
+    const doc = await parseDocument(
+      args.document,
+      expected === undefined
+        ? undefined
+        : /^[0-9a-f]{24}$/.test(expected)
+        ? { id: expected }
+        : { slug: expected },
+    );
+    const asked = args.max_total === undefined ? undefined : parseLimit(String(args.max_total), "max_total");
+    const where = call.location(args);
+    call.requireSession();
+    const budget = spendingBudget(call.ctx, asked);
+    const data = await applyDocument(call.ctx, where, doc, {
+      dryRun: args.dry_run,
+      fingerprint: args.fingerprint,
+      budget,
+    });
+    const c = data.changes;
+    const what = `${c.add} add, ${c.remove} remove, ${c.count} count, ${c.options} options, ${c.same} same`;
+    return {
+      data: { ...data },
+      summary: !data.changed
+        ? "the basket already matches the document; nothing written"
+        : `${data.dry_run ? "would apply" : "applied"} ${what}; total ${data.total?.formatted ?? "unknown"}` +
+          (data.dry_run ? ` — nothing written; apply with fingerprint ${data.fingerprint}` : "") +
+          (data.closed ? `; ${data.closed}` : ""),
+    };
+  },
+});
+
 export const toolset: Toolset = {
   name: "cart",
-  description: "basket: show, count, add (options, dry run), set count, remove, clear",
-  tools: [show, count, add, setCount, remove, clear],
+  description: "basket: show, count, add (options, dry run), set count, remove, clear, apply a document",
+  tools: [show, count, add, setCount, remove, clear, apply],
 };

@@ -26,7 +26,7 @@ import { addedTable, appliedTable, cartTable, clearedTable, exportedTable, remov
 import { exportBasket } from "../../../services/basket/export.ts";
 import { applyDocument } from "../../../services/basket/apply.ts";
 import { documentText, MAX_DOCUMENT_BYTES, parseDocument } from "../../../services/basket/document.ts";
-import { fileError, InvalidTextError, readTextIfExists, writeFileAtomic } from "../../../config/files.ts";
+import { fileError, InvalidTextError, readTextIfExists } from "../../../config/files.ts";
 
 export async function runShow(rt: Runtime<typeof CART_SHOW>): Promise<void> {
   const venueId = basketVenueKey(rt.opts.venueId as string | undefined);
@@ -150,7 +150,12 @@ export async function runExport(rt: Runtime<typeof CART_EXPORT>): Promise<void> 
   const syntax = rt.globals.format === "json" ? "json" : "yaml";
   const text = await documentText(doc, syntax);
   if (output === undefined) return await rt.emitText(text);
-  await writeFileAtomic(output, text);
+  // The file itself, created 0600 (an existing file keeps its mode): the launcher grants that path only.
+  try {
+    await Deno.writeTextFile(output, text, { mode: 0o600 });
+  } catch (e) {
+    throw fileError("write", output, e, "check the --output path");
+  }
   const data = { output, syntax, venue: doc.venue, lines: doc.lines.length };
   await rt.emit(data, exportedTable);
 }

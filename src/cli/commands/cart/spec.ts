@@ -126,7 +126,7 @@ export const CART_EXPORT = {
   long: "Writes the venue's basket as a basket document (version, venue, lines: item id and name, count, " +
     "options) that `svc cart apply` reads back. Stdout (or --output) gets the document itself, not the " +
     "JSON envelope: YAML by default, JSON with --json or --format json. Errors still use the envelope. " +
-    "With --output, the file is written (mode 0600) and the result says where.",
+    "With --output, the file is written (created with mode 0600) and the result says where.",
   location: true,
   auth: true,
   flags: [
