@@ -337,7 +337,7 @@ Deno.test("svc mcp tools: the catalogue table with annotations and the tools/lis
   assert.match(table.stdout, /svc_menu_get\s+venue\s+R-IO/);
   assert.match(
     table.stdout,
-    /29 tools; tools\/list answer: \d+ characters \(budget 48000\)\nwithout output schemas: \d+ \(budget 24000\)/,
+    /29 tools; tools\/list answer: \d+ characters \(budget 56000\)\nwithout output schemas: \d+ \(budget 24000\)/,
   );
   const ro = (await run(["--read-only", "--format", "json"])).json<
     { count: number; tools_list_chars: number }
