@@ -120,7 +120,9 @@ Deno.test("svc mcp --http: bearer token required, loopback Host and Origin only,
       }),
     );
     try {
-      assert.equal((await client.listTools()).tools.length, 28);
+      // Every tool of the catalogue (the lock-list), as over stdio.
+      const locked = JSON.parse(await Deno.readTextFile(new URL("../mcp_tools.lock.json", import.meta.url)));
+      assert.equal((await client.listTools()).tools.length, locked.tools.length);
       assert.match(client.getInstructions() ?? "", /No tool can place an order/);
       const r = await client.callTool({ name: "svc_cart_count", arguments: {} });
       assert.ok(!r.isError);
