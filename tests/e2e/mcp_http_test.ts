@@ -120,7 +120,7 @@ Deno.test("svc mcp --http: bearer token required, loopback Host and Origin only,
       }),
     );
     try {
-      assert.equal((await client.listTools()).tools.length, 27);
+      assert.equal((await client.listTools()).tools.length, 28);
       assert.match(client.getInstructions() ?? "", /No tool can place an order/);
       const r = await client.callTool({ name: "svc_cart_count", arguments: {} });
       assert.ok(!r.isError);
