@@ -14,6 +14,7 @@ import {
   redactTree,
   redactUrl,
   scanTree,
+  scopeOfPath,
   scrubPatterns,
   type Spot,
 } from "../src/gateway/capture_rules.ts";
@@ -106,7 +107,7 @@ const paymentTree = {
   },
 };
 
-function scan(value: unknown, scope?: "user" | "address" | "payment"): Spot[] {
+function scan(value: unknown, scope?: "user" | "address" | "payment" | "tracking"): Spot[] {
   const out: Spot[] = [];
   scanTree(value, scope, "$", out);
   return out;
@@ -288,4 +289,42 @@ Deno.test("a capture folder that cannot be written is one warning, and the run g
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("order tracking: the home's and the courier's positions are hidden whole, never rounded (issue 26)", async () => {
+  const page = JSON.parse(
+    await Deno.readTextFile(join(import.meta.dirname!, "../fixtures/tracking/purchase-tracking.json")),
+  );
+  const scope = scopeOfPath("/v2/order_details/purchase_tracking/6a7e00000000000000000101");
+  assert.equal(scope, "tracking");
+  const learned = new Learned();
+  learnTree(page, scope, learned);
+  await learned.hashPending();
+  const done = redactTree(page, scope, learned) as {
+    order_details: { order_id: string; venue_name: string; delivery_location: { coordinates: unknown } };
+    drivers: Array<{ delivering_your_order: boolean; location: unknown }>;
+  };
+  assert.equal(done.order_details.delivery_location.coordinates, "<redacted:coordinates>");
+  assert.equal(done.drivers[0].location, "<redacted:coordinates>");
+  assert.equal(done.drivers[0].delivering_your_order, true, "the courier flag is no position");
+  assert.equal(done.order_details.venue_name, "Kalastajan Keittiö");
+  assert.match(done.order_details.order_id, /^h:[0-9a-f]{12}$/);
+  assert.doesNotMatch(JSON.stringify(done), /2[45]\.\d|60\.\d/, "no coordinate, not even rounded");
+  assert.deepEqual(scan(done, scope), []);
+  // Left raw, or only rounded as elsewhere: both positions are findings.
+  const rounded = structuredClone(page);
+  rounded.drivers[0].location = [25.01, 60.2];
+  rounded.order_details.delivery_location.coordinates.coordinates = [25.01, 60.2];
+  assert.deepEqual(scan(rounded, scope).filter((x) => x.kind === "coordinates").map((x) => x.path), [
+    "$.order_details.delivery_location.coordinates",
+    "$.drivers[0].location",
+  ]);
+  // The active-orders page carries the home too, inside each order.
+  const active = JSON.parse(
+    await Deno.readTextFile(join(import.meta.dirname!, "../fixtures/tracking/subscriptions.json")),
+  );
+  const redacted = JSON.stringify(
+    redactTree(active, scopeOfPath("/v2/order_details/subscriptions"), learned),
+  );
+  assert.doesNotMatch(redacted, /25\.0\d|60\.2\d/);
 });

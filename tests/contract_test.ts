@@ -216,7 +216,31 @@ const ROUTES: FixtureRoute[] = [
     respond: async () => ({ ...(await loadFixture("auth/refresh.json")), access_token: fakeJwt() }),
   },
   { method: "GET", host: "user_api", path: "/v1/google/geocode/json", fixture: "geocode/google.json" },
+  // Order tracking: the marketplace's clock (`Date`) is what minutes to the ETA are measured against.
+  {
+    method: "GET",
+    host: "user_api",
+    path: "/v2/order_details/subscriptions",
+    respond: async () => dated(await loadFixture("tracking/subscriptions.json")),
+  },
+  {
+    method: "GET",
+    host: "user_api",
+    path: "/v2/order_details/by_ids",
+    respond: async () => dated(await loadFixture("tracking/by-ids.json")),
+  },
+  {
+    method: "GET",
+    host: "user_api",
+    path: /^\/v2\/order_details\/purchase_tracking\/6a7e00000000000000000101$/,
+    respond: async () => dated(await loadFixture("tracking/purchase-tracking.json")),
+  },
 ];
+
+/** The tracking fixtures' clock: 2026-05-14 17:20 UTC. */
+const TRACK_DATE = "Thu, 14 May 2026 17:20:00 GMT";
+const dated = (body: unknown) =>
+  new Response(JSON.stringify(body), { headers: { "content-type": "application/json", date: TRACK_DATE } });
 
 let shared: Promise<FixtureServer> | undefined;
 const server = () => shared ??= startFixtureServer(ROUTES);
@@ -673,6 +697,56 @@ Deno.test("contract: account payloads — user, addresses, payment tree, favouri
   assert.equal(refreshed.data.authenticated, true);
   const refresh = (await server()).calls.find((c) => c.path === "/v1/wauth2/access_token")!;
   assert.deepEqual(refresh.body, { grant_type: "refresh_token", refresh_token: "rt-fixture-1" });
+});
+
+Deno.test("contract: order tracking — active orders, statuses verbatim, ETA by the page's clock, the courier flag, a delivered order by id", async () => {
+  const now = await json(["history", "track", ...AUTH]);
+  assert.equal(now.data.checked_at, "2026-05-14T17:20:00.000Z");
+  assert.deepEqual(
+    now.data.orders.map((
+      o: Any,
+    ) => [o.order_id, o.venue_name, o.status, o.eta, o.eta_minutes, o.estimate, o.courier_assigned]),
+    [
+      [
+        "6a7e00000000000000000101",
+        "Kalastajan Keittiö",
+        "production",
+        "2026-05-14T17:51:30.000Z",
+        32,
+        { min_minutes: 46, max_minutes: 56 },
+        true,
+      ],
+      // No ETA before the venue accepts; the tracking page 404s here: the courier is unknown.
+      ["6a7e00000000000000000102", "Pho Saigon Kallio", "acknowledged", null, null, {
+        min_minutes: 30,
+        max_minutes: 40,
+      }, null],
+      // The newer API's status, verbatim; a one-number estimate.
+      ["6a7e00000000000000000103", "Leipomo Aamu", "ORDER_PLACED", null, null, {
+        min_minutes: 25,
+        max_minutes: 25,
+      }, null],
+    ],
+  );
+  assert.equal(now.data.orders[0].placed_at, "2026-05-14T17:02:10.000Z");
+  assert.equal(now.data.orders[0].delivery_method, "homedelivery");
+  assert.deepEqual(await calls(), [
+    "GET /v2/order_details/subscriptions",
+    "GET /v2/order_details/purchase_tracking/6a7e00000000000000000101",
+    "GET /v2/order_details/purchase_tracking/6a7e00000000000000000102",
+    "GET /v2/order_details/purchase_tracking/6a7e00000000000000000103",
+  ]);
+  const shown = await table(["history", "track", ...AUTH, "--no-color"]);
+  assert.match(shown, /Kalastajan Keittiö\s+Being prepared\s+\d\d:51 \(in 32 min\)\s+46–56 min/);
+  assert.match(shown, /Leipomo Aamu\s+ORDER_PLACED\s+-\s+25 min/);
+  assert.match(shown, /^Kalastajan Keittiö: a courier is assigned\.$/m);
+  // Not active: how it ended, from by_ids; delivered, with its time.
+  const past = await json(["history", "track", "6a7e00000000000000000099", ...AUTH]);
+  assert.deepEqual(
+    past.data.orders.map((o: Any) => [o.status, o.final, o.eta, o.delivered_at]),
+    [["delivered", true, null, "2026-05-13T18:37:05.000Z"]],
+  );
+  assert.deepEqual(await calls(), ["GET /v2/order_details/subscriptions", "GET /v2/order_details/by_ids"]);
 });
 
 Deno.test("contract: venue-content v3 — item options resolve against their own section; top-level page token", async () => {

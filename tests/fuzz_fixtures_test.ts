@@ -33,6 +33,7 @@ import { addRequestOf, addToCart } from "../src/services/basket/add.ts";
 import type { OptionChoice } from "../src/services/basket/options.ts";
 import { checkoutPreview } from "../src/services/checkout/preview.ts";
 import { listOrders, orderDetail } from "../src/services/account/orders.ts";
+import { orderStatus } from "../src/services/account/tracking.ts";
 import { listAddresses } from "../src/services/account/addresses/book.ts";
 import { paymentMethods } from "../src/services/account/payments.ts";
 import { listFavorites } from "../src/services/account/favorites.ts";
@@ -85,6 +86,9 @@ const HOST: Record<EndpointKey, keyof typeof PREFIX> = {
   favourites: "consumer_api",
   token_refresh: "auth",
   geocode: "user_api",
+  order_tracking_active: "user_api",
+  order_tracking_ids: "user_api",
+  order_tracking: "user_api",
 };
 
 /** What each endpoint answers while another one is under test. */
@@ -116,6 +120,9 @@ const DEFAULT_FIXTURE: Record<EndpointKey, string> = {
   favourites: "favourites/page.json",
   token_refresh: "auth/refresh.json",
   geocode: "geocode/google.json",
+  order_tracking_active: "tracking/subscriptions.json",
+  order_tracking_ids: "tracking/by-ids.json",
+  order_tracking: "tracking/purchase-tracking.json",
 };
 
 /**
@@ -147,6 +154,9 @@ const FIXTURE_ENDPOINTS: Array<[RegExp, EndpointKey]> = [
   [/^account\/subscriptions/, "subscriptions"],
   [/^auth\/refresh/, "token_refresh"],
   [/^geocode\//, "geocode"],
+  [/^tracking\/subscriptions/, "order_tracking_active"],
+  [/^tracking\/by-ids/, "order_tracking_ids"],
+  [/^tracking\/purchase-tracking/, "order_tracking"],
 ];
 
 /**
@@ -564,6 +574,27 @@ const SCENARIOS: Record<EndpointKey, (base: Any) => Call[]> = {
         }
       },
     },
+  ],
+  // Tracking: one read of the active orders, then what each needs (the courier page of an active
+  // order; an order asked for by id that is not active, from by_ids).
+  order_tracking_active: (base) => [
+    { name: "orders track", run: (ctx) => orderStatus(ctx) },
+    {
+      name: "orders track <id>",
+      run: (ctx) => orderStatus(ctx, base?.order_details?.[0]?.order_id ?? "6a7e00000000000000000101"),
+      domain: ["SVC_NOT_FOUND"],
+    },
+  ],
+  order_tracking_ids: (base) => [
+    {
+      name: "orders track <id> (not active)",
+      run: (ctx) => orderStatus(ctx, base?.order_details?.[0]?.order_id ?? "6a7e00000000000000000099"),
+      serve: { order_tracking_active: { json: { order_details: [] } } },
+      domain: ["SVC_NOT_FOUND"],
+    },
+  ],
+  order_tracking: () => [
+    { name: "orders track (courier hint)", run: (ctx) => orderStatus(ctx) },
   ],
   geocode: () => [
     {

@@ -187,7 +187,7 @@ Deno.test("stdout carries nothing but protocol; tools/list matches the lock-list
 
 Deno.test("catalogue rules: names, fixed order by toolset, complete annotations, object schemas", async () => {
   const { tools } = JSON.parse(await Deno.readTextFile(LOCK)) as { tools: Tool[] };
-  assert.equal(tools.length, 29);
+  assert.equal(tools.length, 30);
   assert.equal(new Set(tools.map((t) => t.name)).size, tools.length);
   for (const t of tools) {
     assert.match(t.name, /^svc_[a-z]+(_[a-z]+)+$/);
@@ -337,13 +337,13 @@ Deno.test("svc mcp tools: the catalogue table with annotations and the tools/lis
   assert.match(table.stdout, /svc_menu_get\s+venue\s+R-IO/);
   assert.match(
     table.stdout,
-    /29 tools; tools\/list answer: \d+ characters \(budget 56000\)\nwithout output schemas: \d+ \(budget 24000\)/,
+    /30 tools; tools\/list answer: \d+ characters \(budget 56000\)\nwithout output schemas: \d+ \(budget 24000\)/,
   );
   const ro = (await run(["--read-only", "--format", "json"])).json<
     { count: number; tools_list_chars: number }
   >();
   const full = (await run(["--format", "json"])).json<{ count: number; tools_list_chars: number }>();
-  assert.equal(ro.data.count, 21);
+  assert.equal(ro.data.count, 22);
   assert.ok(ro.data.tools_list_chars < full.data.tools_list_chars);
   await Deno.remove(join(env.SVC_CONFIG_PATH, ".."), { recursive: true });
 });

@@ -69,7 +69,7 @@ const MONEY = {
 
 Deno.test("every input and output schema compiles under strict JSON Schema 2020-12 and is self-contained", () => {
   const ajv = strictValidator();
-  assert.equal(tools.length, 29);
+  assert.equal(tools.length, 30);
   let compiled = 0;
   for (const t of tools) {
     for (const [io, schema] of [["input", t.inputSchema], ["output", t.outputSchema]] as const) {
@@ -84,7 +84,7 @@ Deno.test("every input and output schema compiles under strict JSON Schema 2020-
       assert.equal(schema.$schema, undefined, `${t.name}: no $schema (clients use their default dialect)`);
     }
   }
-  assert.equal(compiled, 58);
+  assert.equal(compiled, 60);
   // The strict validator does bite: an unknown keyword and a `required` naming nothing both throw.
   assert.throws(() => ajv.compile({ type: "object", properties: {}, requird: ["a"] }), /unknown keyword/);
   assert.throws(() => ajv.compile({ type: "object", properties: {}, required: ["a"] }), /required/);
@@ -136,12 +136,12 @@ function violations(t: ListedTool): string[] {
 }
 
 Deno.test("schema rules: titles, described inputs that refuse unknown keys, required outputs, no bare objects, one Money", () => {
-  assert.equal(tools.length, 29);
+  assert.equal(tools.length, 30);
   assert.equal(new Set(tools.map((t) => t.title)).size, tools.length, "distinct titles");
   for (const t of tools) assert.deepEqual(violations(t), [], t.name);
   // The rules see every part: 152 arguments described, every result object with required fields.
   const args = tools.flatMap((t) => Object.keys((t.inputSchema.properties ?? {}) as Node));
-  assert.equal(args.length, 152);
+  assert.equal(args.length, 153);
 });
 
 Deno.test("the rules catch what they protect: a bare object, an undescribed or open input, no required, a bare price", () => {

@@ -75,6 +75,10 @@ export class Runtime<C = unknown> {
   capture?: Capture;
   /** The result or error was printed (or a server started): later warnings go straight to stderr. */
   private reported = false;
+  /** Set once a streamed result started (`emitLine`, `emitText`): an error ends the stream. */
+  private streaming = false;
+  /** Warnings already written by an earlier part of the stream. */
+  private streamed = 0;
   /** A result that stands beside the error ending the run (see `besideError`). */
   private beside?: { data: unknown; table: TableRenderer<unknown> };
   private hosts?: Hosts;
@@ -361,6 +365,49 @@ export class Runtime<C = unknown> {
     }
   }
 
+  /** The warnings raised since the last part of a stream was written (redacted, in the run's scope). */
+  private freshWarnings(): string[] {
+    const fresh = this.warnings.slice(this.streamed);
+    this.streamed = this.warnings.length;
+    const forms = this.secretForms();
+    return fresh.map((w) => redactValues(scopeCommands(w, this.scope()), forms));
+  }
+
+  /** The run's output is a stream (`--follow`): an error ends it as one more part (one JSON line). */
+  streams(): void {
+    this.streaming = true;
+  }
+
+  /**
+   * One result of a stream (`--follow`): in json a complete envelope on one line, in yaml one more
+   * document of the stream. Its warnings are those raised since the part before.
+   */
+  async emitLine<T>(data: T): Promise<void> {
+    await this.capture?.settled();
+    this.streaming = true;
+    const format = this.globals.format === "yaml" ? "yaml" : "json";
+    const env: Envelope<T> = {
+      meta: makeMeta(this.globals.profile, this.globals.locale),
+      data,
+      warnings: this.freshWarnings(),
+    };
+    await writeEnvelope(env, format, false, true);
+  }
+
+  /**
+   * Text of a live view (table mode), written as it comes: stdout takes it as it is (the view
+   * sanitises what it shows), and the warnings raised since the part before follow on stderr.
+   */
+  async emitLive(text: string): Promise<void> {
+    this.streaming = true;
+    await claimOutput();
+    if (text) writeStdout(text);
+    const style = this.style();
+    for (const w of this.freshWarnings().filter((w) => !this.inTable.has(w))) {
+      console.error(style.yellow(`Warning: ${lineSafe(w)}`));
+    }
+  }
+
   /**
    * Prints `text` itself on stdout in every format (a document a command writes, not an envelope), and
    * the warnings on stderr.
@@ -422,8 +469,11 @@ export class Runtime<C = unknown> {
       verbose: this.globals.verbose,
       profile: this.globals.profile,
       locale: this.globals.locale,
-      warnings: (this.globals.format === "table" ? this.shownWarnings() : this.warnings)
+      // A stream's error carries only the warnings no earlier part of it said.
+      warnings: this.warnings.slice(this.streaming ? this.streamed : 0)
+        .filter((w) => this.globals.format !== "table" || !this.inTable.has(w))
         .map((w) => redactValues(w, forms)),
+      stream: this.streaming,
       color: this.globals.color,
       sandbox: this.globals.sandbox,
       ...(this.beside ? { data: this.beside.data } : {}),

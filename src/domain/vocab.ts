@@ -86,6 +86,18 @@ export const REORDER_STATUSES = [
 /** One reorder plan row's status. */
 export type ReorderStatus = typeof REORDER_STATUSES[number];
 
+/**
+ * Order statuses after which nothing changes (compared lower-cased): tracking stops at them, and the
+ * history sync re-reads a stored order whose status was none of them once the list shows another.
+ */
+export const FINAL_ORDER_STATUSES: readonly string[] = [
+  "delivered",
+  "canceled",
+  "cancelled",
+  "rejected",
+  "refunded",
+];
+
 /** Groupings of the order history (`stats` queries, `svc_stats_query by`). */
 export const GROUPINGS = ["month", "venue", "item", "weekday"] as const;
 /** One grouping of the order history. */

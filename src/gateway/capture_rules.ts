@@ -15,7 +15,9 @@
  *   card-like digit runs, masked cards (`•••• 4242`) and precise coordinate pairs in any string.
  *
  * Redacted values become markers (`<redacted:email>`), ids become run-local labels (`<address-id-1>`),
- * purchase ids become stable hashes (`h:` + 12 hex of their SHA-256), coordinates keep 2 decimals.
+ * purchase ids become stable hashes (`h:` + 12 hex of their SHA-256), coordinates keep 2 decimals;
+ * except in order tracking (`/order_details/` pages, courier entries), where the home's and the
+ * courier's positions are hidden whole (kind `position`), never kept even rounded.
  */
 
 import { isRedactableValue } from "./redact.ts";
@@ -33,10 +35,12 @@ export type Kind =
   | "address-id"
   | "payment-id"
   | "purchase-id"
-  | "coordinates";
+  | "coordinates"
+  /** A home's or a courier's position in order tracking: hidden whole. */
+  | "position";
 
 /** The enclosing object a context-dependent key (`id`, `name`, `title`) belongs to. */
-export type Scope = "user" | "address" | "payment" | undefined;
+export type Scope = "user" | "address" | "payment" | "tracking" | undefined;
 
 export const marker = (kind: string): string => `<redacted:${kind}>`;
 
@@ -146,6 +150,8 @@ const COORDINATE_ARRAY_KEYS = set(
 );
 
 const USER_SCOPE = set("user", "customer");
+/** Courier entries of a tracking page: their positions are live whereabouts. */
+const COURIER_SCOPE = set("drivers", "driver", "courier", "couriers");
 const ADDRESS_SCOPE = set(
   "addresses",
   "deliveryinfo",
@@ -172,6 +178,7 @@ export function scopeOfPath(path: string): Scope {
   if (/payment[-_]methods?/.test(p)) return "payment";
   if (p.includes("/delivery/info")) return "address";
   if (/\/user\/me\/?$/.test(p)) return "user";
+  if (p.includes("/order_details/")) return "tracking";
   return undefined;
 }
 
@@ -183,8 +190,10 @@ export function isTokenExchange(path: string): boolean {
 /** The scope of the value under `key` (an object with element_type "payment-method" is one too). */
 export function enterScope(scope: Scope, key: string, value: unknown): Scope {
   const n = norm(key);
+  if (COURIER_SCOPE.has(n)) return "tracking";
   if (USER_SCOPE.has(n)) return "user";
-  if (ADDRESS_SCOPE.has(n)) return "address";
+  // The delivery address of a tracked order stays in tracking: its position is hidden whole.
+  if (ADDRESS_SCOPE.has(n)) return scope === "tracking" ? "tracking" : "address";
   if (PAYMENT_SCOPE.has(n)) return "payment";
   return objectScope(scope, value);
 }
@@ -223,9 +232,12 @@ export function kindOfKey(key: string, scope: Scope, value: unknown): Kind | und
   if (NAME_KEYS.has(n) || (scope === "user" && (n === "name" || n === "displayname"))) return "name";
   if (
     n.includes("address") || n.includes("street") || ADDRESS_PART_KEYS.has(n) ||
-    (scope === "address" && n === "alias")
+    ((scope === "address" || scope === "tracking") && n === "alias")
   ) return "address";
   if (n.includes("comment") || n.includes("instruction") || n === "note" || n === "notes") return "comment";
+  if (scope === "tracking" && (COORDINATE_KEYS.has(n) || COORDINATE_ARRAY_KEYS.has(n))) {
+    return value === null ? undefined : "position";
+  }
   if (COORDINATE_KEYS.has(n)) return "coordinates";
   if (COORDINATE_ARRAY_KEYS.has(n) && Array.isArray(value)) return "coordinates";
   return undefined;
@@ -361,7 +373,7 @@ export class Learned {
 
   /** Learns the string (and number) leaves of a value found under a key of `kind`. */
   learn(kind: Kind, value: unknown, depth = 0): void {
-    if (kind === "coordinates" || depth > MAX_DEPTH) return;
+    if (kind === "coordinates" || kind === "position" || depth > MAX_DEPTH) return;
     if (typeof value === "number") value = String(value);
     if (typeof value === "string") this.learnString(kind, value.trim());
     else if (value && typeof value === "object") {
@@ -549,6 +561,7 @@ function roundTree(v: unknown, depth: number): unknown {
 /** A value under a key of `kind`: each leaf becomes a marker, a label or a hash (coordinates are rounded). */
 function mask(kind: Kind, v: unknown, learned: Learned, depth: number): unknown {
   if (kind === "coordinates") return roundTree(v, depth);
+  if (kind === "position") return marker("coordinates");
   if (v === null || typeof v === "boolean") return v;
   if (typeof v === "string" || typeof v === "number") {
     const s = String(v).trim();
@@ -680,6 +693,11 @@ function keyFinding(kind: Kind, key: string): string {
 /** What a value under a key of `kind` leaves that is not redacted. */
 function scanMasked(kind: Kind, key: string, v: unknown, path: string, out: Spot[], depth: number): void {
   if (v === null || typeof v === "boolean" || depth > MAX_DEPTH) return;
+  if (kind === "position") {
+    // Hidden whole: anything but the marker is a position left behind.
+    if (!(typeof v === "string" && MARKER.test(v))) out.push({ path, kind: "coordinates" });
+    return;
+  }
   if (kind === "coordinates") {
     if (
       typeof v === "number"

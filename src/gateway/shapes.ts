@@ -123,6 +123,23 @@ export const UPSTREAM = {
     title: "the order detail",
     needs: [[f("", "object")]],
   },
+  order_tracking_active: {
+    endpoint: "GET /v2/order_details/subscriptions",
+    title: "the active orders",
+    needs: [[f("order_details", "array")]],
+  },
+  order_tracking_ids: {
+    endpoint: "GET /v2/order_details/by_ids",
+    title: "the order status",
+    needs: [[f("order_details", "array")]],
+  },
+  order_tracking: {
+    endpoint: "GET /v2/order_details/purchase_tracking/{purchase_id}",
+    title: "the order's tracking page",
+    // Only the courier flag is read from it; the status comes from the active orders.
+    needs: [[f("", "object")]],
+    optional: [[f("drivers", "array")]],
+  },
   user: {
     endpoint: "GET /v1/user/me",
     title: "the account",

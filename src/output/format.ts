@@ -39,3 +39,11 @@ export function distanceText(metres: number | null | undefined): string | null {
   if (metres === null || metres === undefined || !Number.isFinite(metres) || metres < 0) return null;
   return metres < 1000 ? `${Math.round(metres)} m` : `${(metres / 1000).toFixed(1)} km`;
 }
+
+/** A point in time as a local wall-clock time, "18:42" (the TZ variable, else the system's zone); null stays null. */
+export function clockTime(value: string | null | undefined): string | null {
+  const ms = value ? Date.parse(value) : NaN;
+  if (Number.isNaN(ms)) return null;
+  const p = localParts(ms, false);
+  return `${p.hour}:${p.minute}`;
+}

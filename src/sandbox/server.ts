@@ -10,6 +10,7 @@ import {
   redactQuery,
 } from "./request_log.ts";
 import { setRateLimit, statsControl } from "./sim_stats.ts";
+import { ordersControl } from "./sim_orders.ts";
 import { createState, randomHex, StateFile } from "./state.ts";
 import { mintSession, readAccessToken, type SessionTokens, verifyAccessToken } from "./tokens.ts";
 import {
@@ -217,6 +218,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   let pinned = opts.now === undefined ? null : toInstant(opts.now);
   if (pinned !== null && Number.isNaN(pinned)) throw new TypeError(`now is not a time: ${opts.now}`);
   const now = () => pinned ?? Date.now();
+  const advanceClock = (to: number) => {
+    if (pinned !== null && to > pinned) pinned = to;
+    return now();
+  };
   // The file's state wins; a missing or invalid file gets this one, so every process signs with one secret.
   if (file) await file.locked(async () => (await file.refresh(state)) || await file.save(state));
   const routes = [...allRoutes(), ...(opts.routes ?? [])];
@@ -362,6 +367,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       return json(clockView());
     },
     ...statsControl(state),
+    ...ordersControl(state, { withState, advanceClock, now }),
   };
   if (opts.orderRateLimit) setRateLimit(state, opts.orderRateLimit);
 
@@ -410,7 +416,19 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       const retired = route.page && state.retired?.[route.page];
       if (retired) return retiredAnswer(retired);
       if (route.auth === "required" && !auth) return apiError(401, 304, "unauthorized");
-      return await route.handle({ req, url, host, path, params, auth, state, body, rawBody, now: now() });
+      return await route.handle({
+        req,
+        url,
+        host,
+        path,
+        params,
+        auth,
+        state,
+        body,
+        rawBody,
+        now: now(),
+        advanceClock,
+      });
     });
   }
 

@@ -8,6 +8,7 @@
  *   POST /__sim/releases    {releases: [...]} | {reset: true}   see routes/release.ts
  */
 import { allOrders, type OrderDetail } from "./data/account.ts";
+import { liveHistory, liveOrders } from "./data/tracking.ts";
 import { apiError, isRecord, json } from "./http.ts";
 import type { SandboxState } from "./types.ts";
 
@@ -46,12 +47,15 @@ export function simOf(state: SandboxState): StatsSim {
   return sim;
 }
 
-/** The order history as currently served (newest first). */
+/** The order history as currently served (newest first): orders placed in the simulator, then the rest. */
 export function visibleOrders(state: SandboxState): OrderDetail[] {
   const sim = simOf(state);
   const all = allOrders();
-  if (sim.size === undefined && sim.hideNewest === 0) return all;
-  return all.slice(sim.hideNewest, sim.size ?? all.length);
+  const live = liveOrders(state).map(liveHistory);
+  const past = sim.size === undefined && sim.hideNewest === 0
+    ? all
+    : all.slice(sim.hideNewest, sim.size ?? all.length);
+  return live.length ? [...live, ...past] : past;
 }
 
 export function setRateLimit(

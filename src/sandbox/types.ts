@@ -47,6 +47,12 @@ export interface RouteContext {
   rawBody: string;
   /** The simulator clock at this request (epoch ms): pinned by the test or user, else real time. */
   now: number;
+  /**
+   * Moves a pinned simulator clock forward to `to` (never back; the real clock is left alone) and
+   * returns the clock's time now: an order stepping along its timeline takes the clock with it.
+   * Absent when a test calls a route directly.
+   */
+  advanceClock?(to: number): number;
 }
 
 export interface Route {

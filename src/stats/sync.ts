@@ -12,6 +12,7 @@ import { catalogRow, nowIso, orderRows } from "./mapping.ts";
 import { MAX_ATTEMPTS, Pacer } from "./pacer.ts";
 import { transaction } from "./schema.ts";
 import { requireShape } from "../gateway/shapes.ts";
+import { FINAL_ORDER_STATUSES } from "../domain/vocab.ts";
 
 const HISTORY = "/order-tracking-api/v1/order_history";
 export const PAGE_SIZE = 50;
@@ -246,16 +247,21 @@ export async function syncHistory(opts: SyncOptions): Promise<SyncResult> {
     `Catalog: ${pages} page(s), ${scanned} summaries, ${stop ? STOP_TEXT[stop] : "scanned through history"}`,
   );
 
-  // Detail phase (§2.6): oldest first; each order in its own transaction.
+  // Detail phase (§2.6): oldest first; each order in its own transaction. Besides the orders without
+  // a detail, an order stored while it was still under way is read again once the list shows it with
+  // another status (it was delivered, cancelled …): updated in place, never counted twice.
+  const finals = FINAL_ORDER_STATUSES.map(() => "?").join(", ");
   const queue = db.prepare(
     opts.resync
       ? `SELECT c.purchase_id, c.payment_time_ts, c.summary_json, (o.purchase_id IS NOT NULL) AS present
          FROM order_catalog c LEFT JOIN orders o ON o.user_id = c.user_id AND o.purchase_id = c.purchase_id
          WHERE c.user_id = ? ORDER BY c.payment_time_ts ASC, c.purchase_id ASC`
-      : `SELECT c.purchase_id, c.payment_time_ts, c.summary_json, 0 AS present
+      : `SELECT c.purchase_id, c.payment_time_ts, c.summary_json, (o.purchase_id IS NOT NULL) AS present
          FROM order_catalog c LEFT JOIN orders o ON o.user_id = c.user_id AND o.purchase_id = c.purchase_id
-         WHERE c.user_id = ? AND o.purchase_id IS NULL ORDER BY c.payment_time_ts ASC, c.purchase_id ASC`,
-  ).all(userId) as Array<
+         WHERE c.user_id = ? AND (o.purchase_id IS NULL OR (lower(o.status) NOT IN (${finals})
+           AND lower(COALESCE(c.status, '')) <> lower(o.status)))
+         ORDER BY c.payment_time_ts ASC, c.purchase_id ASC`,
+  ).all(userId, ...(opts.resync ? [] : FINAL_ORDER_STATUSES)) as Array<
     { purchase_id: string; payment_time_ts: number; summary_json: string; present: number }
   >;
   let fetched = 0, inserted = 0, updated = 0;

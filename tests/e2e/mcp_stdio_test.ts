@@ -106,6 +106,8 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
       assert.deepEqual([plan.outcome, plan.rows.length], ["planned", 5]);
       const order = await ok("svc_order_get", { purchase_id: orders.orders[0].purchase_id });
       assert.equal(order.purchase_id, orders.orders[0].purchase_id);
+      // Nothing in flight in a fresh sandbox (tests/e2e/mcp_track_test.ts follows an order).
+      assert.deepEqual((await ok("svc_order_status")).orders, []);
       // Each line's unit price with its options: count × unit = the line's total.
       assert.ok(order.items.some((i: Structured) => i.options.length), "an order line with options");
       for (const i of order.items) {

@@ -1,6 +1,6 @@
 import { AT, CARBONARA, FOCACCIA, KALLIO, PP, TIRAMISU } from "../support/world.ts";
 /**
- * The golden run's commands: 76 `svc` invocations that stand for what svc does, recorded before the
+ * The golden run's commands: 80 `svc` invocations that stand for what svc does, recorded before the
  * layout refactor (issue 23) and compared after each phase (`deno task golden`, `tests/golden_test.ts`).
  *
  * Commands run in groups. Within a group they run in order, one after another, on one sandbox and one temp
@@ -209,6 +209,34 @@ export const GROUPS: GoldenGroup[] = [
       cmd("stats-summary", "stats", "summary"),
       cmd("stats-summary-json", "stats", "summary", "--from", "2026-01-01", "--json"),
       cmd("stats-sync-again-json", "stats", "sync", "--json"),
+    ],
+  },
+  {
+    // Issue 26: orders in flight, placed in the simulator (svc never places orders). The first is
+    // stepped once by hand (being prepared); the second steps on every read of the active orders, so
+    // the follow run at the end takes it to delivered.
+    name: "track",
+    mode: "served",
+    signedIn: true,
+    sim: [
+      { path: "orders", body: {} },
+      { path: "orders/step", body: {} },
+      { path: "orders", body: { advance: "per_read" } },
+    ],
+    commands: [
+      cmd("track-table", "history", "track"),
+      cmd("track-json", "profile", "orders", "track", "--json"),
+      cmd("track-id-yaml", "account", "orders", "track", "65c000000000000000020001", "--format", "yaml"),
+      cmd(
+        "track-follow-json",
+        "history",
+        "track",
+        "65c000000000000000020002",
+        "--follow",
+        "--interval",
+        "100ms",
+        "--json",
+      ),
     ],
   },
   {

@@ -128,8 +128,8 @@ const MIN_TIMEOUT_MS = 1_000;
 const MAX_TIMEOUT_MS = 3_600_000;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
-/** A `--timeout` duration: "2m", "90s", "1m30s", "1500ms", or plain seconds; 1s to 1h. */
-export function parseDuration(raw: unknown): number {
+/** A duration as flags write it: "2m", "90s", "1m30s", "1500ms", or plain seconds; undefined otherwise. */
+export function durationMs(raw: unknown): number | undefined {
   const text = String(raw).trim().toLowerCase();
   let ms: number | undefined;
   if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
@@ -137,7 +137,13 @@ export function parseDuration(raw: unknown): number {
     ms = 0;
     for (const [, n, , unit] of text.matchAll(/(\d+(\.\d+)?)(ms|s|m|h)/g)) ms += Number(n) * UNIT_MS[unit];
   }
-  if (ms === undefined || !Number.isFinite(ms) || ms < MIN_TIMEOUT_MS || ms > MAX_TIMEOUT_MS) {
+  return ms !== undefined && Number.isFinite(ms) ? Math.round(ms) : undefined;
+}
+
+/** A `--timeout` duration: "2m", "90s", "1m30s", "1500ms", or plain seconds; 1s to 1h. */
+export function parseDuration(raw: unknown): number {
+  const ms = durationMs(raw);
+  if (ms === undefined || ms < MIN_TIMEOUT_MS || ms > MAX_TIMEOUT_MS) {
     throw usage(`invalid --timeout "${raw}": expected a duration from 1s to 1h, such as 90s, 2m or 1m30s`);
   }
   return Math.round(ms);

@@ -14,16 +14,18 @@ import { COMMAND_LINE, type RunScope, scopeCommands, svcCommand } from "../../ou
 
 /**
  * Writes the one envelope to stdout. `byInterrupt`: the SVC_INTERRUPTED envelope, written only when
- * the command has not written its own (see ./interrupt.ts).
+ * the command has not written its own (see ./interrupt.ts). `stream`: one envelope of several (a
+ * `--follow` run): JSON on one line, YAML as one more document (`---`).
  */
 export async function writeEnvelope(
   env: Envelope,
   format: "json" | "yaml",
   byInterrupt = false,
+  stream = false,
 ): Promise<void> {
   const text = format === "json"
-    ? JSON.stringify(env, null, 2) + "\n"
-    : (await import("js-yaml")).dump(env, { noRefs: true, lineWidth: -1 });
+    ? JSON.stringify(env, null, stream ? undefined : 2) + "\n"
+    : (stream ? "---\n" : "") + (await import("js-yaml")).dump(env, { noRefs: true, lineWidth: -1 });
   if (!byInterrupt) await claimOutput();
   else if (!interruptMayWrite()) return;
   writeStdout(text);
@@ -34,6 +36,8 @@ export interface ErrorContext extends InterruptView {
   byInterrupt?: boolean;
   /** A result that stands beside the error (a quote over the spending limit): the envelope's `data`. */
   data?: unknown;
+  /** The error ends a stream of envelopes (`--follow`): it is written as one more (see writeEnvelope). */
+  stream?: boolean;
 }
 
 /**
@@ -69,7 +73,7 @@ export async function renderError(err: SvcError, ctx: ErrorContext): Promise<voi
       error: errorObject(e, ctx.verbose),
     });
     try {
-      await writeEnvelope(envelope(err), ctx.format, ctx.byInterrupt);
+      await writeEnvelope(envelope(err), ctx.format, ctx.byInterrupt, ctx.stream);
       return;
     } catch (e) {
       if (e instanceof Deno.errors.BrokenPipe) return;

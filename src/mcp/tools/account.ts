@@ -286,6 +286,45 @@ const reorderTool = tool({
   },
 });
 
+// ---------------------------------------------------------------------------------------------
+// Order tracking (issue 26): the current state; following is the caller's (it calls again).
+
+const TrackedOrder = z.object({
+  order_id: z.string(),
+  venue_name: nstr,
+  status: nstr,
+  final: z.boolean(),
+  eta: nstr,
+  eta_minutes: nint,
+  estimate: z.object({ min_minutes: z.int(), max_minutes: z.int() }).nullable(),
+  delivered_at: nstr,
+  courier_assigned: nbool,
+});
+
+const orderStatusTool = tool({
+  name: "svc_order_status",
+  title: "Order status",
+  description: "Status and ETA (ISO 8601, minutes from now) of active orders, or one; call again to follow.",
+  toolset: "account",
+  input: z.strictObject({ purchase_id: text("one order; default: all active").optional() }),
+  output: z.object({ orders: z.array(TrackedOrder), count: z.int(), checked_at: z.string() }),
+  annotations: READ,
+  async run(args, call) {
+    const id = args.purchase_id === undefined ? undefined : validPurchaseId(args.purchase_id);
+    call.requireSession();
+    const { orderStatus } = await import("../../services/account/tracking.ts");
+    const data = await orderStatus(call.ctx, id);
+    const said = data.orders.map((o) =>
+      `${o.venue_name ?? o.order_id}: ${o.status ?? "status unknown"}${
+        o.eta && o.eta_minutes !== null ? `, ETA ${o.eta} (${o.eta_minutes} min)` : ""
+      }`
+    );
+    return { data: { ...data }, summary: said.length ? said.join("; ") : "no active orders" };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+
 const AddressEntry = z.object({
   address_id: z.string(),
   label: nstr,
@@ -403,6 +442,7 @@ export const toolset: Toolset = {
     orders,
     order,
     reorderTool,
+    orderStatusTool,
     addresses,
     payments,
     favorites,

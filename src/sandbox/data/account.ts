@@ -809,6 +809,17 @@ export function allOrders(): OrderDetail[] {
   return cachedOrders;
 }
 
+/**
+ * The history record of an order placed inside the simulator (`POST /__sim/orders`): deterministic
+ * per `seq`, always a home delivery, paid at `ts`. Its status and delivery time follow the live order.
+ */
+export function liveOrderRecord(seq: number, ts: number): OrderDetail {
+  for (let seed = seq;; seed += 7919) {
+    const o = buildOrder(prng(seed), seq, ts, "acknowledged");
+    if (o.delivery_method === "homedelivery") return o;
+  }
+}
+
 let byId: Map<string, OrderDetail> | null = null;
 export const findOrder = (id: string): OrderDetail | undefined =>
   (byId ??= new Map(allOrders().map((o) => [o.purchase_id, o]))).get(id);

@@ -5,7 +5,6 @@ import { rateLimited, visibleOrders } from "../sim_stats.ts";
 import {
   type Address,
   ensureAccountState,
-  findOrder,
   hexId,
   historyRow,
   isHexId,
@@ -49,8 +48,9 @@ function orderHistory(ctx: RouteContext): Response {
 function orderDetail(ctx: RouteContext): Response {
   const limited = rateLimited(ctx.state);
   if (limited) return limited;
-  const order = findOrder(ctx.params.purchaseId);
-  if (!order || !visibleOrders(ctx.state).includes(order)) return fail(404, "purchase not found");
+  const id = ctx.params.purchaseId;
+  const order = visibleOrders(ctx.state).find((o) => o.purchase_id === id);
+  if (!order) return fail(404, "purchase not found");
   const { purchase_id: _p, is_active: _a, payment_time_ts: _t, ...detail } = order;
   return json(detail);
 }

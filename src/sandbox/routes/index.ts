@@ -7,6 +7,7 @@ import { discoveryRoutes } from "./discovery.ts";
 import { basketRoutes } from "./baskets.ts";
 import { loginRoutes } from "./login.ts";
 import { releaseRoutes } from "./release.ts";
+import { trackingRoutes } from "./tracking.ts";
 
 export const coreRoutes: Route[] = [...authRoutes, ...userRoutes];
 
@@ -18,5 +19,6 @@ export function allRoutes(): Route[] {
     ...basketRoutes,
     ...loginRoutes,
     ...releaseRoutes,
+    ...trackingRoutes,
   ];
 }

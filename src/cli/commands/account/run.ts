@@ -11,6 +11,7 @@ import type {
   orderReorder,
   orders,
   orderShow,
+  orderTrack,
   payments,
   PROFILE_SHOW,
 } from "./spec.ts";
@@ -18,6 +19,7 @@ import type {
 /** `addresses` and its subcommands (add, update, remove, use, links), as spec.ts builds them. */
 type Addresses = ReturnType<typeof addresses>;
 import { parseIntFlag, parsePaging } from "../../kit/flag_values.ts";
+import { durationMs } from "../../kit/globals.ts";
 import { profileSummary } from "../../../services/account/profile.ts";
 import {
   listOrders,
@@ -26,6 +28,7 @@ import {
   orderStatusFilter,
   validPurchaseId,
 } from "../../../services/account/orders.ts";
+import { orderStatus, TRACK_INTERVAL_MS, trackIntervalFloor } from "../../../services/account/tracking.ts";
 import { addressLinks } from "../../../services/account/addresses/links.ts";
 import { listAddresses } from "../../../services/account/addresses/book.ts";
 import type { LocalProfile } from "../../../services/account/addresses/local.ts";
@@ -267,3 +270,43 @@ function runFavoriteSet(on: boolean) {
 
 export const runFavoriteAdd = runFavoriteSet(true);
 export const runFavoriteRemove = runFavoriteSet(false);
+
+// ---------------------------------------------------------------------------------------------
+// Order tracking (issue 26): `orders track [<purchase-id>] [--follow] [--interval <duration>]`
+
+export async function runTrack(rt: Runtime<ReturnType<typeof orderTrack>>, id?: string): Promise<void> {
+  const purchaseId = id === undefined ? undefined : validPurchaseId(id);
+  const follow = rt.opts.follow === true;
+  let intervalMs = TRACK_INTERVAL_MS;
+  if (rt.opts.interval !== undefined) {
+    if (!follow) {
+      throw new SvcError("SVC_INVALID_ARGUMENT", "--interval needs --follow (without it svc looks once)");
+    }
+    intervalMs = parseInterval(rt.opts.interval, trackIntervalFloor(rt.upstreamHosts().user_api));
+  }
+  await rt.requireSession();
+  const { trackTable, followView } = await import("./track.ts");
+  if (!follow) {
+    const data = await orderStatus(await rt.services(), purchaseId);
+    await rt.emit(data, trackTable);
+    return;
+  }
+  // Watching runs until the orders are over: no whole-command deadline (--timeout bounds each request).
+  rt.openEnded = true;
+  rt.streams();
+  await followView(rt, await rt.services(), { purchaseId, intervalMs });
+}
+
+/** `--interval`: a duration from the floor (5 s against the marketplace) to 10 minutes. */
+function parseInterval(raw: unknown, floorMs: number): number {
+  const ms = durationMs(raw);
+  if (ms === undefined || ms < floorMs || ms > 600_000) {
+    const floor = floorMs % 1000 === 0 ? `${floorMs / 1000}s` : `${floorMs}ms`;
+    throw new SvcError(
+      "SVC_INVALID_ARGUMENT",
+      `invalid --interval "${raw}": expected a duration from ${floor} to 10m, such as 15s or 1m`,
+      { hint: "svc checks at most every 5 seconds, to be polite to the marketplace" },
+    );
+  }
+  return ms;
+}

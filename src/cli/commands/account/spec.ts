@@ -75,7 +75,37 @@ export const orderReorder = (parent: string) =>
     ],
   }) as const satisfies Cmd;
 
-/** `orders` (and `orders list`, `orders show`, `orders reorder`) under `parent`. */
+// ---------------------------------------------------------------------------------------------
+// Order tracking (issue 26): `orders track` in both layouts, and `history track`.
+
+const TRACK_FLAGS = [
+  { name: "follow", help: "keep watching until the orders are delivered or cancelled (Ctrl-C stops)" },
+  {
+    name: "interval",
+    value: "duration",
+    help: "with --follow: time between checks, e.g. 30s (default: 15s; at least 5s)",
+  },
+] as const satisfies readonly Flag[];
+
+/** `orders track [<purchase-id>]`: the state of the active orders, or of one, once or `--follow`ing it. */
+export const orderTrack = (parent: string) =>
+  ({
+    name: "track",
+    args: "[purchase-id]",
+    help: "where an order is now: status and ETA of active orders (--follow keeps watching)",
+    auth: true,
+    flags: TRACK_FLAGS,
+    run: ["account", "runTrack"],
+    examples: [
+      `svc ${parent} orders track`,
+      `svc ${parent} orders track --follow`,
+      `svc ${parent} orders track ${ORDER_EXAMPLE} --follow --format json`,
+    ],
+  }) as const satisfies Cmd;
+
+// ---------------------------------------------------------------------------------------------
+
+/** `orders` (and `orders list`, `orders show`, `orders reorder`, `orders track`) under `parent`. */
 export const orders = (parent: string, aliases?: readonly string[], hiddenSubs = false) =>
   ({
     name: "orders",
@@ -105,6 +135,7 @@ export const orders = (parent: string, aliases?: readonly string[], hiddenSubs =
         hiddenSubs,
       ),
       orderReorder(parent),
+      orderTrack(parent),
     ],
   }) as const satisfies Cmd;
 
@@ -114,7 +145,7 @@ export const HISTORY = {
   name: "history",
   aliases: ["order-history"],
   help: "order history (same as `profile orders`)",
-  examples: ["svc history --limit 10", "svc history show " + ORDER_EXAMPLE],
+  examples: ["svc history --limit 10", "svc history show " + ORDER_EXAMPLE, "svc history track --follow"],
 } as const satisfies Cmd;
 
 const ADDRESS_ID = "66a000000000000000000002";
