@@ -12,6 +12,7 @@ import { basketWrites, cartAdd, cartView } from "./support/basket.ts";
 import {
   CARBONARA,
   FOCACCIA,
+  KALLIO_ID,
   KK,
   KK_ID,
   KK_ITEMS,
@@ -238,6 +239,16 @@ Deno.test("the spending ceiling applies to the basket the document makes; nothin
     assert.equal(writes(h).length, 0);
     const within = await apply(capped, h, doc([{ item: { id: TIRAMISU }, count: 1 }]));
     assert.equal(within.changed, true);
+    // Over a lower ceiling, a document that only makes the basket smaller still passes (as cart remove
+    // does); one that grows it does not.
+    await apply(ctx, h, doc([{ item: { id: CARBONARA }, count: 3, options: [LARGE] }]));
+    const low = { ...ctx, ceiling: () => parseLimit("EUR:5.00", "SVC_MAX_TOTAL") };
+    const smaller = await apply(low, h, doc([{ item: { id: CARBONARA }, count: 1, options: [LARGE] }]));
+    assert.equal(smaller.changed, true);
+    const grows = await failure(
+      apply(low, h, doc([{ item: { id: CARBONARA }, count: 2, options: [LARGE] }])),
+    );
+    assert.equal(grows.code, "SVC_BUDGET_EXCEEDED");
   });
 });
 
@@ -299,5 +310,18 @@ Deno.test("export → apply: names where they are unambiguous, ids where not; th
     assert.equal((await exportBasket(ctx, await h.at(), PP_ID)).lines.length, 1);
     const none = await failure(exportBasket(ctx, await h.at(), "kallio-burger"));
     assert.equal(none.code, "SVC_EMPTY_CART");
+  });
+});
+
+Deno.test("a slug-only document and another venue named by the caller: SVC_VENUE_CONFLICT, nothing written", async () => {
+  await withServices(async (ctx, h) => {
+    h.clear();
+    const e = await failure(
+      apply(ctx, h, doc([{ item: { id: TIRAMISU }, count: 1 }], { slug: PP }), {
+        expect: { id: KALLIO_ID },
+      }),
+    );
+    assert.equal(e.code, "SVC_VENUE_CONFLICT");
+    assert.deepEqual(writes(h), [], "no basket write");
   });
 });

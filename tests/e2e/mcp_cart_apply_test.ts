@@ -61,9 +61,17 @@ Deno.test("MCP svc_cart_apply: dry run by default, then apply with its fingerpri
     assert.deepEqual([done.dry_run, done.changed, done.total.amount], [false, true, 2 * 1690 + 490]);
     assert.equal((await writesSince(h, seq)).length, 1);
 
-    // The same document again: nothing to write.
+    // Applying without the fingerprint of a dry run is refused before anything is read or written.
     seq = await lastSeq(h);
-    const again = await ok({ document: DOCUMENT, dry_run: false });
+    r = await h.call("svc_cart_apply", { document: DOCUMENT, dry_run: false });
+    assert.equal(errorMeta(r).code, "SVC_INVALID_ARGUMENT");
+    assert.match(textOf(r), /fingerprint/);
+    assert.deepEqual(await writesSince(h, seq), []);
+
+    // The same document again (a new dry run, then its fingerprint): nothing to write.
+    seq = await lastSeq(h);
+    const now = await ok({ document: DOCUMENT });
+    const again = await ok({ document: DOCUMENT, dry_run: false, fingerprint: now.fingerprint });
     assert.equal(again.changed, false);
     assert.deepEqual(await writesSince(h, seq), []);
 

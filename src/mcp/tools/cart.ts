@@ -24,6 +24,8 @@ import { parseDocument } from "../../services/basket/document.ts";
 import { parseLimit } from "../../domain/budget.ts";
 import { spendingBudget } from "../../services/budget.ts";
 import { READ, tool, type Toolset, write } from "../tool.ts";
+import { SvcError } from "../../domain/errors.ts";
+import { field, say } from "../../domain/phrase.ts";
 import {
   BasketLine,
   ChosenOption,
@@ -341,14 +343,21 @@ const apply = tool({
   annotations: write({ destructive: true, idempotent: true }),
   async run(args, call) {
     const expected = basketVenueKey(args.venue);
-    const doc = await parseDocument(
-      args.document,
-      expected === undefined
-        ? undefined
-        : /^[0-9a-f]{24}$/.test(expected)
-        ? { id: expected }
-        : { slug: expected },
-    );
+    const expect = expected === undefined
+      ? undefined
+      : /^[0-9a-f]{24}$/.test(expected)
+      ? { id: expected }
+      : { slug: expected };
+    // As with reorder: applying takes the fingerprint of the diff the person saw.
+    if (!args.dry_run && args.fingerprint === undefined) {
+      throw new SvcError(
+        "SVC_USAGE",
+        say`applying takes the ${
+          field("fingerprint")
+        } of the dry run the person saw: run it first with dry_run`,
+      );
+    }
+    const doc = await parseDocument(args.document, expect);
     const asked = args.max_total === undefined ? undefined : parseLimit(String(args.max_total), "max_total");
     const where = call.location(args);
     call.requireSession();
@@ -357,6 +366,7 @@ const apply = tool({
       dryRun: args.dry_run,
       fingerprint: args.fingerprint,
       budget,
+      expect,
     });
     const c = data.changes;
     const what = `${c.add} add, ${c.remove} remove, ${c.count} count, ${c.options} options, ${c.same} same`;

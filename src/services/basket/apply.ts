@@ -80,6 +80,11 @@ export interface ApplyOptions {
   fingerprint?: string;
   /** Default: the SVC_MAX_TOTAL ceiling alone. */
   budget?: Budget;
+  /**
+   * The venue the caller named (`--venue-id`, MCP `venue`): checked against the document's venue once
+   * it is resolved, so a slug-only document never lands in another venue's basket (SVC_VENUE_CONFLICT).
+   */
+  expect?: { id?: string; slug?: string };
 }
 
 /** A document line checked against the menu: its item and options as they are now. */
@@ -339,6 +344,25 @@ export async function applyDocument(
     })();
     basketsRead.catch(() => {}); // awaited below
     const venue = await resolveVenue(ctx, doc, location);
+    const want = opts.expect;
+    if (
+      want && ((want.id && want.id.toLowerCase() !== venue.id) ||
+        (want.slug && want.slug.toLowerCase() !== venue.slug.toLowerCase()))
+    ) {
+      throw new SvcError(
+        "SVC_VENUE_CONFLICT",
+        `the document is for venue ${venue.slug} (${venue.id}), not ${
+          want.slug ?? want.id
+        }, so nothing was changed`,
+        {
+          field: "document",
+          facts: {
+            document_venue: { id: venue.id, slug: venue.slug },
+            expected_venue: { id: want.id ?? null, slug: want.slug ?? null },
+          },
+        },
+      );
+    }
     const reads = pooled(doc.lines, 6, (l, i) => readLine(ctx, venue, l, i + 1));
     reads.catch(() => {}); // awaited below, after the basket is known
     const { loc, baskets } = await basketsRead;
@@ -389,7 +413,9 @@ export async function applyDocument(
     const mutation = !changed ? "none" : lines.length ? "replace" : "clear";
     const projected = lines.reduce((n, l) => n + (l.price ?? 0), 0);
     const limit = changed && currency ? limitFor(ctx, budget, currency) : null;
-    if (limit && projected > limit.max_total.amount) {
+    // The guard holds the steps that grow a basket: a document that only makes it smaller passes.
+    const current = (basket?.lines ?? []).reduce((n, l) => n + (l.price ?? 0), 0);
+    if (limit && projected > limit.max_total.amount && projected > current) {
       throw new BudgetExceeded({
         what: phraseOf("the document brings the basket to"),
         counted: "projected_total",

@@ -208,20 +208,19 @@ export async function runApply(rt: Runtime<typeof CART_APPLY>, path: string): Pr
   const expected = basketVenueKey(o.venueId as string | undefined);
   const asked = o.maxTotal === undefined ? undefined : parseLimit(String(o.maxTotal), "max_total");
   const fingerprint = o.fingerprint === undefined ? undefined : String(o.fingerprint).trim();
+  const expect = expected === undefined
+    ? undefined
+    : /^[0-9a-f]{24}$/.test(expected)
+    ? { id: expected }
+    : { slug: expected };
   // The document is read and checked before the session or any request.
-  const doc = await parseDocument(
-    await readSource(path),
-    expected === undefined
-      ? undefined
-      : /^[0-9a-f]{24}$/.test(expected)
-      ? { id: expected }
-      : { slug: expected },
-  );
+  const doc = await parseDocument(await readSource(path), expect);
   await rt.requireSession();
   const ctx = await rt.services();
   const data = await applyDocument(ctx, () => rt.resolveLocation(ctx), doc, {
     dryRun: o.dryRun === true,
     fingerprint,
+    expect,
     budget: spendingBudget(ctx, asked),
   });
   await rt.emit(data, appliedTable);
