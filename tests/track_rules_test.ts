@@ -286,8 +286,8 @@ Deno.test("a changed shape is SVC_UPSTREAM_CHANGED naming the field; a mistyped 
     }]);
     const o = (await orderStatus(ctx)).orders[0];
     assert.deepEqual([o.status, o.eta, o.final], [null, null, false]);
-    assert.ok(h.warnings.some((w) => /`status` as a number/.test(w)), h.warnings.join("\n"));
-    assert.ok(h.warnings.some((w) => /`delivery_eta` as a boolean/.test(w)), h.warnings.join("\n"));
+    assert.ok(h.warnings.some((w) => /`status` is a number/.test(w)), h.warnings.join("\n"));
+    assert.ok(h.warnings.some((w) => /`delivery_eta` is a boolean/.test(w)), h.warnings.join("\n"));
   });
 });
 

@@ -114,7 +114,7 @@ function mistyped(ctx: ServiceContext, page: string, o: Json, key: string, type:
   if (v === undefined || v === null) return;
   if (typeof v === "string" || (type === "date" && (typeof v === "object" || typeof v === "number"))) return;
   ctx.warn(
-    `${page} sends \`${key}\` as ${Array.isArray(v) ? "an array" : `a ${typeof v}`}, where svc expects a ${
+    `in ${page}, \`${key}\` is ${Array.isArray(v) ? "an array" : `a ${typeof v}`}, where svc expects a ${
       type === "string" ? "string" : "date"
     }; it is unknown`,
   );
