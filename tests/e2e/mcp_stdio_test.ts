@@ -257,7 +257,13 @@ Deno.test("svc mcp over stdio: every tool against the sandbox, the error contrac
             options: [{ group: "Size", value: "Large" }, { group: "Extra toppings", value: "Burrata" }],
           }],
         };
-        const same = await ok("svc_cart_apply", { document: JSON.stringify(doc), dry_run: false });
+        // A dry run first (its fingerprint is what applying takes), then the apply: nothing to write.
+        const planned = await ok("svc_cart_apply", { document: JSON.stringify(doc) });
+        const same = await ok("svc_cart_apply", {
+          document: JSON.stringify(doc),
+          dry_run: false,
+          fingerprint: planned.fingerprint,
+        });
         assert.deepEqual([same.changed, same.rows[0].change], [false, "same"]);
         assert.deepEqual(await writes(seq), []);
       },
